@@ -1,0 +1,206 @@
+from django import forms
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+
+from kb.models import (
+    Category,
+    Check,
+    ConfigFlag,
+    Entry,
+    EntryAlias,
+    FingerprintStep,
+    Fix,
+    Framework,
+    Revision,
+    SampleLine,
+    Sibling,
+    Signature,
+    Snippet,
+    Symptom,
+    Trigger,
+)
+from kb.taxonomy.store import record_revision
+
+
+class OrderedInline(admin.StackedInline):
+    extra = 0
+
+
+class SymptomInline(admin.TabularInline):
+    model = Symptom
+    extra = 0
+
+
+class TriggerInline(OrderedInline):
+    model = Trigger
+
+
+class CheckInline(OrderedInline):
+    model = Check
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        # Only this entry's triggers make sense as what a check confirms or rules out.
+        if db_field.name in ("confirms", "rules_out"):
+            entry_id = request.resolver_match.kwargs.get("object_id")
+            kwargs["queryset"] = Trigger.objects.filter(entry_id=entry_id)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class FixInline(OrderedInline):
+    model = Fix
+    show_change_link = True  # snippets are edited on the fix's own page
+    filter_horizontal = ["resolves"]
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "resolves":
+            entry_id = request.resolver_match.kwargs.get("object_id")
+            kwargs["queryset"] = Trigger.objects.filter(entry_id=entry_id)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+class SignatureInline(admin.TabularInline):
+    model = Signature
+    extra = 0
+
+
+class SampleLineInline(admin.TabularInline):
+    model = SampleLine
+    extra = 0
+
+
+class FingerprintStepInline(admin.TabularInline):
+    model = FingerprintStep
+    extra = 0
+
+
+class ConfigFlagInline(admin.TabularInline):
+    model = ConfigFlag
+    extra = 0
+
+
+class SiblingInline(admin.TabularInline):
+    model = Sibling
+    fk_name = "entry"
+    extra = 0
+    autocomplete_fields = ["other"]
+
+
+def _record(request, form, entry):
+    """Called once the inlines are saved too, so that the revision holds the whole edit."""
+    message = form.cleaned_data.get("revision_message", "")
+    record_revision(entry, "admin", author=request.user, message=message)
+
+
+class EntryForm(forms.ModelForm):
+    revision_message = forms.CharField(
+        required=False, max_length=200, help_text="Why this change; kept in the history."
+    )
+
+    class Meta:
+        model = Entry
+        fields = [
+            "code",
+            "slug",
+            "title",
+            "status",
+            "category",
+            "frameworks",
+            "summary",
+            "explanation",
+            "checklist_intro",
+            "fixes_note",
+            "fingerprint_note",
+            "base_loop",
+            "base_loop_note",
+            "base_loop_frameworks",
+        ]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    form = EntryForm
+    list_display = ["code", "title", "status", "category", "updated_at"]
+    list_filter = ["status", "category", "frameworks"]
+    search_fields = ["code", "slug", "title", "summary"]
+    filter_horizontal = ["frameworks", "base_loop_frameworks"]
+    readonly_fields = ["revision_history"]
+    fieldsets = [
+        (None, {"fields": ["code", "slug", "title", "status", "category", "frameworks"]}),
+        ("Description", {"fields": ["summary", "explanation", "checklist_intro", "fixes_note"]}),
+        ("Log fingerprint", {"fields": ["fingerprint_note"]}),
+        ("Base training loop", {"fields": ["base_loop", "base_loop_note", "base_loop_frameworks"]}),
+        ("History", {"fields": ["revision_message", "revision_history"]}),
+    ]
+    inlines = [
+        SymptomInline,
+        TriggerInline,
+        CheckInline,
+        FixInline,
+        SignatureInline,
+        SampleLineInline,
+        FingerprintStepInline,
+        ConfigFlagInline,
+        SiblingInline,
+    ]
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        _record(request, form, form.instance)
+
+    @admin.display(description="Revisions")
+    def revision_history(self, obj):
+        if obj.pk is None:
+            return "Saved entries keep every revision."
+        url = reverse("kb:history", args=[obj.slug])
+        return format_html('<a href="{}">{} revision(s)</a>', url, obj.revisions.count())
+
+
+class SnippetInline(OrderedInline):
+    model = Snippet
+
+
+@admin.register(Fix)
+class FixAdmin(admin.ModelAdmin):
+    list_display = ["title", "entry"]
+    list_filter = ["entry"]
+    search_fields = ["title", "entry__code", "entry__title"]
+    inlines = [SnippetInline]
+    filter_horizontal = ["resolves"]
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        _record(request, form, form.instance.entry)
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "parent", "order"]
+    search_fields = ["name", "slug"]
+
+
+@admin.register(Framework)
+class FrameworkAdmin(admin.ModelAdmin):
+    list_display = ["key", "name", "order"]
+
+
+@admin.register(EntryAlias)
+class EntryAliasAdmin(admin.ModelAdmin):
+    list_display = ["kind", "value", "entry"]
+    search_fields = ["value", "entry__slug"]
+
+
+@admin.register(Revision)
+class RevisionAdmin(admin.ModelAdmin):
+    list_display = ["entry", "number", "created_at", "author", "source", "message"]
+    list_filter = ["source"]
+    search_fields = ["entry__code", "entry__slug", "message"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,46 @@
+"""The one place where Markdown becomes HTML and code becomes highlighted HTML.
+
+Markdown output is sanitised with nh3 (an allow-list), so content edited in the admin cannot
+inject script. Code is highlighted on the server by Pygments; colours live in pygments.css.
+"""
+
+import markdown
+import nh3
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import TextLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+MARKDOWN_EXTENSIONS = ["fenced_code", "codehilite", "tables", "sane_lists"]
+MARKDOWN_CONFIG = {"codehilite": {"css_class": "highlight", "guess_lang": False}}
+
+ALLOWED_TAGS = nh3.ALLOWED_TAGS | {"pre", "span", "div"}
+ALLOWED_ATTRIBUTES = {
+    **nh3.ALLOWED_ATTRIBUTES,
+    "a": {"href", "title"},
+    "span": {"class"},
+    "div": {"class"},
+    "pre": {"class"},
+    "code": {"class"},
+}
+
+_formatter = HtmlFormatter(cssclass="highlight")
+
+
+def render_markdown(text):
+    html = markdown.markdown(
+        text, extensions=MARKDOWN_EXTENSIONS, extension_configs=MARKDOWN_CONFIG
+    )
+    return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES)
+
+
+def highlight_code(code, language="python"):
+    try:
+        lexer = get_lexer_by_name(language)
+    except ClassNotFound:
+        lexer = TextLexer()
+    return highlight(code, lexer, _formatter)
+
+
+def pygments_css():
+    return _formatter.get_style_defs(".highlight")

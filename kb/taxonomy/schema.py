@@ -1,0 +1,225 @@
+"""A small schema language over YAML nodes, so that every error can name its line.
+
+`yaml.compose` keeps the position of every node; reading the node tree against a schema gives
+plain Python values, a list of `Problem(line, message)` and the line of every value by path
+(e.g. "checks[2].confirms"), which later cross-reference checks use. Unknown keys, missing
+required keys and wrong types are all reported, not just the first.
+"""
+
+from dataclasses import dataclass
+
+import yaml
+
+NULL_TAG = "tag:yaml.org,2002:null"
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int  # 1-based, in the file
+    message: str
+
+
+class Reader:
+    """Collects problems and value lines while reading; `offset` maps YAML lines to file lines."""
+
+    def __init__(self, offset=0):
+        self.offset = offset
+        self.problems = []
+        self.lines = {}
+
+    def line_of(self, node):
+        return node.start_mark.line + 1 + self.offset
+
+    def problem(self, node, message):
+        self.problems.append(Problem(self.line_of(node), message))
+
+
+class Field:
+    def __init__(self, required=False, default=None):
+        self.required = required
+        self.default = default
+
+    def empty(self):
+        return self.default() if callable(self.default) else self.default
+
+
+class Text(Field):
+    """A string. `choices` restricts it; `check(value)` returns an error message or None."""
+
+    def __init__(self, required=False, default="", choices=None, check=None):
+        super().__init__(required, default)
+        self.choices = choices
+        self.check = check
+
+    def read(self, node, reader, where):
+        if not isinstance(node, yaml.ScalarNode) or node.tag == NULL_TAG:
+            reader.problem(node, f"{where} must be text")
+            return self.empty()
+        value = node.value
+        if self.required and not value.strip():
+            reader.problem(node, f"{where} must not be empty")
+        if self.choices and value not in self.choices:
+            reader.problem(node, f"{where} must be one of {', '.join(self.choices)}, not {value!r}")
+        elif self.check and value:
+            message = self.check(value)
+            if message:
+                reader.problem(node, f"{where}: {message}")
+        return value
+
+
+class Number(Field):
+    def __init__(self, default=0.0, minimum=None):
+        super().__init__(False, default)
+        self.minimum = minimum
+
+    def read(self, node, reader, where):
+        try:
+            value = float(node.value)
+        except (AttributeError, TypeError, ValueError):
+            reader.problem(node, f"{where} must be a number")
+            return self.empty()
+        if self.minimum is not None and value < self.minimum:
+            reader.problem(node, f"{where} must be at least {self.minimum}")
+        return value
+
+
+class Seq(Field):
+    """A list; `unique_by` names the key (or, for lists of text, None) that must not repeat."""
+
+    def __init__(self, item, required=False, unique_by=None, unique=False):
+        super().__init__(required, list)
+        self.item = item
+        self.unique_by = unique_by
+        self.unique = unique or unique_by is not None
+
+    def read(self, node, reader, where):
+        if not isinstance(node, yaml.SequenceNode):
+            reader.problem(node, f"{where} must be a list")
+            return []
+        if self.required and not node.value:
+            reader.problem(node, f"{where} must not be empty")
+        values, seen = [], set()
+        for index, child in enumerate(node.value, 1):
+            path = f"{where}[{index}]"
+            reader.lines[path] = reader.line_of(child)
+            value = self.item.read(child, reader, path)
+            if self.unique:
+                ident = value.get(self.unique_by) if isinstance(value, dict) else value
+                if ident in seen:
+                    reader.problem(child, f"{where}: {ident!r} appears twice")
+                seen.add(ident)
+            values.append(value)
+        return values
+
+
+class Map(Field):
+    def __init__(self, fields, required=False):
+        super().__init__(required, None)
+        self.fields = fields
+
+    def empty(self):
+        return {name: field.empty() for name, field in self.fields.items()}
+
+    def read(self, node, reader, where):
+        if not isinstance(node, yaml.MappingNode):
+            reader.problem(node, f"{where or 'the document'} must be a mapping of keys to values")
+            return self.empty()
+        given = {}
+        for key_node, value_node in node.value:
+            key = key_node.value
+            if key in given:
+                reader.problem(key_node, f"key {key!r} appears twice")
+            elif key not in self.fields:
+                known = ", ".join(self.fields)
+                place = f" in {where}" if where else ""
+                reader.problem(key_node, f"unknown key {key!r}{place} (known keys: {known})")
+            else:
+                given[key] = value_node
+        values = {}
+        for name, field in self.fields.items():
+            path = f"{where}.{name}" if where else name
+            if name in given:
+                reader.lines[path] = reader.line_of(given[name])
+                values[name] = field.read(given[name], reader, path)
+            else:
+                if field.required:
+                    reader.problem(node, f"missing required key {path!r}")
+                values[name] = field.empty()
+        return values
+
+
+class Nullable(Field):
+    """A field that may be written as null (or left out) and is then None."""
+
+    def __init__(self, inner):
+        super().__init__(False, None)
+        self.inner = inner
+
+    def read(self, node, reader, where):
+        if isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG:
+            return None
+        return self.inner.read(node, reader, where)
+
+
+def read_yaml(text, schema, offset=0):
+    """Parse `text` against `schema`; return (value, problems, lines by path)."""
+    reader = Reader(offset)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = (mark.line + 1 if mark else 1) + offset
+        reason = getattr(error, "problem", None) or str(error)
+        return schema.empty(), [Problem(line, f"not valid YAML: {reason}")], {}
+    if node is None:
+        return schema.empty(), [Problem(1 + offset, "the document is empty")], {}
+    value = schema.read(node, reader, "")
+    return value, reader.problems, reader.lines
+
+
+def without_defaults(schema, value):
+    """The value as it is written to a file: keys holding their default are left out."""
+    if isinstance(schema, Map):
+        out = {}
+        for name, field in schema.fields.items():
+            item = value.get(name, field.empty())
+            if field.required or item != field.empty():
+                out[name] = without_defaults(field, item)
+        return out
+    if isinstance(schema, Seq):
+        return [without_defaults(schema.item, item) for item in value]
+    if isinstance(schema, Nullable):
+        return value if value is None else without_defaults(schema.inner, value)
+    return value
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style, lists indented under their key, multi-line text as literal blocks."""
+
+    def increase_indent(self, flow=False, indentless=False):
+        return super().increase_indent(flow, False)
+
+
+def _represent_str(dumper, value):
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+def _represent_float(dumper, value):
+    text = repr(value)
+    return dumper.represent_scalar("tag:yaml.org,2002:float", text)
+
+
+_Dumper.add_representer(str, _represent_str)
+_Dumper.add_representer(float, _represent_float)
+
+
+def write_yaml(value):
+    return yaml.dump(
+        value,
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=1 << 20,  # one line per value: diffs in review stay line-for-line
+    )

@@ -1,0 +1,521 @@
+"""Moving the taxonomy between fixture files and the database.
+
+`read_taxonomy` reads and validates every file first; `apply_taxonomy` then writes everything in
+one transaction, so an invalid file leaves the database as it was. `dump_taxonomy` writes the
+database back in the same format. `record_revision` keeps the history of every entry edit.
+"""
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db import transaction
+
+from kb.models import (
+    Category,
+    Check,
+    ConfigFlag,
+    Entry,
+    FingerprintStep,
+    Fix,
+    Framework,
+    Revision,
+    SampleLine,
+    Sibling,
+    Signature,
+    Snippet,
+    Symptom,
+    Trigger,
+)
+from kb.taxonomy.document import (
+    CATEGORIES,
+    FRAMEWORKS,
+    display_path,
+    normalise_newlines,
+    parse_entry,
+    render_entry,
+)
+from kb.taxonomy.schema import read_yaml, without_defaults, write_yaml
+
+CATEGORIES_FILE = "categories.yaml"
+FRAMEWORKS_FILE = "frameworks.yaml"
+ENTRIES_DIR = "entries"
+
+
+class TaxonomyError(Exception):
+    """The files are not a valid taxonomy; `problems` holds "file:line: reason" strings."""
+
+    def __init__(self, problems):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class SourceEntry:
+    path: Path
+    document: dict
+    lines: dict
+
+
+@dataclass
+class Taxonomy:
+    categories: list
+    frameworks: list
+    entries: list  # of SourceEntry
+
+
+@dataclass
+class LoadReport:
+    created: list = field(default_factory=list)
+    updated: list = field(default_factory=list)
+    unchanged: list = field(default_factory=list)
+    kept_local_edits: list = field(default_factory=list)
+
+
+def content_hash(text):
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def read_taxonomy(root):
+    """Read and validate every file under `root`. Raises TaxonomyError listing all problems."""
+    root = Path(root)
+    problems = []
+
+    def read_list(name, schema):
+        path = root / name
+        if not path.exists():
+            problems.append(f"{display_path(path, root)}:1: file is missing")
+            return [], {}
+        value, found, lines = read_yaml(normalise_newlines(path.read_text("utf-8")), schema)
+        problems.extend(f"{display_path(path, root)}:{p.line}: {p.message}" for p in found)
+        return value, lines
+
+    categories, category_lines = read_list(CATEGORIES_FILE, CATEGORIES)
+    frameworks, _ = read_list(FRAMEWORKS_FILE, FRAMEWORKS)
+    problems.extend(
+        _category_problems(categories, category_lines, display_path(root / CATEGORIES_FILE, root))
+    )
+
+    entries = []
+    for path in sorted((root / ENTRIES_DIR).glob("*.md")):
+        try:
+            text = path.read_text("utf-8")
+        except UnicodeDecodeError as error:
+            problems.append(f"{display_path(path, root)}:1: not UTF-8 text ({error.reason})")
+            continue
+        document, found, lines = parse_entry(text)
+        problems.extend(f"{display_path(path, root)}:{p.line}: {p.message}" for p in found)
+        entries.append(SourceEntry(path, document, lines))
+
+    taxonomy = Taxonomy(categories, frameworks, entries)
+    problems.extend(_cross_file_problems(taxonomy, root))
+    if problems:
+        raise TaxonomyError(problems)
+    return taxonomy
+
+
+def _category_problems(categories, lines, where):
+    problems = []
+    parents = {category["slug"]: category["parent"] for category in categories}
+    for index, category in enumerate(categories, 1):
+        parent = category["parent"]
+        line = lines.get(f"[{index}].parent", lines.get(f"[{index}]", 1))
+        if parent is not None and parent not in parents:
+            problems.append(f"{where}:{line}: unknown parent category {parent!r}")
+            continue
+        seen, node = {category["slug"]}, parent
+        while node is not None and node in parents:
+            if node in seen:
+                problems.append(f"{where}:{line}: category {category['slug']!r} is in a cycle")
+                break
+            seen.add(node)
+            node = parents[node]
+    return problems
+
+
+def _cross_file_problems(taxonomy, root):
+    problems = []
+    category_slugs = {category["slug"] for category in taxonomy.categories}
+    framework_keys = {framework["key"] for framework in taxonomy.frameworks}
+    entry_slugs = {source.document["slug"] for source in taxonomy.entries}
+    first_with = {}
+
+    for source in taxonomy.entries:
+        doc, lines = source.document, source.lines
+        where = display_path(source.path, root)
+
+        def report(path, message, where=where, lines=lines):
+            problems.append(f"{where}:{lines.get(path, 1)}: {message}")
+
+        if doc["slug"] and source.path.name != f"{doc['slug']}.md":
+            report("slug", f"the file of entry {doc['slug']!r} must be named {doc['slug']}.md")
+        for name in ("slug", "code"):
+            value = doc[name]
+            earlier = first_with.setdefault((name, value), where)
+            if value and earlier != where:
+                report(name, f"duplicate {name} {value!r} (also in {earlier})")
+        if doc["category"] and doc["category"] not in category_slugs:
+            report("category", f"unknown category {doc['category']!r} (see {CATEGORIES_FILE})")
+
+        framework_uses = [(f"frameworks[{i}]", key) for i, key in enumerate(doc["frameworks"], 1)]
+        for i, fix in enumerate(doc["fixes"], 1):
+            framework_uses += [
+                (f"fixes[{i}].snippets[{j}].framework", snippet["framework"])
+                for j, snippet in enumerate(fix["snippets"], 1)
+            ]
+        framework_uses += [
+            (f"base_loop.applies_to[{i}]", key)
+            for i, key in enumerate(doc["base_loop"]["applies_to"], 1)
+        ]
+        framework_uses += [
+            (f"base_loop.config_flags[{i}].framework", flag["framework"])
+            for i, flag in enumerate(doc["base_loop"]["config_flags"], 1)
+        ]
+        for path, framework in framework_uses:
+            if framework and framework not in framework_keys:
+                report(path, f"unknown framework {framework!r} (see {FRAMEWORKS_FILE})")
+
+        for i, sibling in enumerate(doc["siblings"], 1):
+            if sibling["slug"] == doc["slug"]:
+                report(f"siblings[{i}].slug", "an entry is not its own sibling")
+            elif sibling["slug"] and sibling["slug"] not in entry_slugs:
+                report(f"siblings[{i}].slug", f"no entry {sibling['slug']!r} in the taxonomy")
+    return problems
+
+
+def entry_document(entry):
+    """The entry as a document: the same dict that parse_entry returns for its file."""
+    triggers = list(entry.triggers.all())
+    by_pk = {trigger.pk: trigger.key for trigger in triggers}
+    return {
+        "slug": entry.slug,
+        "code": entry.code,
+        "title": entry.title,
+        "status": entry.status,
+        "category": entry.category.slug,
+        "frameworks": [framework.key for framework in entry.frameworks.all()],
+        "summary": entry.summary,
+        "symptoms": [symptom.text for symptom in entry.symptoms.all()],
+        "triggers": [
+            {
+                "key": trigger.key,
+                "text": trigger.text,
+                "verified_on": list(trigger.verified_on),
+                "not_reproduced_on": list(trigger.not_reproduced_on),
+                "note": trigger.note,
+            }
+            for trigger in triggers
+        ],
+        "checklist_intro": entry.checklist_intro,
+        "checks": [
+            {
+                "key": check.key,
+                "question": check.question,
+                "how_to_check": check.how_to_check,
+                "positive_means": check.positive_means,
+                "confirms": by_pk.get(check.confirms_id),
+                "rules_out": by_pk.get(check.rules_out_id),
+            }
+            for check in entry.checks.all()
+        ],
+        "fixes_note": entry.fixes_note,
+        "fixes": [
+            {
+                "key": fix.key,
+                "title": fix.title,
+                "why": fix.why,
+                "resolves": [by_pk[t.pk] for t in fix.resolves.order_by("order", "pk")],
+                "snippets": [
+                    {
+                        "framework": snippet.framework.key,
+                        "language": snippet.language,
+                        "code": snippet.code,
+                        "note": snippet.note,
+                    }
+                    for snippet in fix.snippets.select_related("framework")
+                ],
+            }
+            for fix in entry.fixes.all()
+        ],
+        "signatures": [
+            {
+                "kind": signature.kind,
+                "pattern": signature.pattern,
+                "weight": float(signature.weight),
+                "scope": signature.scope,
+                "note": signature.note,
+            }
+            for signature in entry.signatures.all()
+        ],
+        "sample_output": [{"text": s.text, "note": s.note} for s in entry.sample_lines.all()],
+        "fingerprint": {
+            "note": entry.fingerprint_note,
+            "steps": [
+                {"level": step.level, "pattern": step.pattern, "note": step.note}
+                for step in entry.fingerprint.all()
+            ],
+        },
+        "base_loop": {
+            "code": entry.base_loop,
+            "note": entry.base_loop_note,
+            "applies_to": [framework.key for framework in entry.base_loop_frameworks.all()],
+            "config_flags": [
+                {"framework": flag.framework.key, "flag": flag.flag, "replaces": flag.replaces}
+                for flag in entry.config_flags.select_related("framework")
+            ],
+        },
+        "siblings": [
+            {"slug": sibling.other.slug, "how_to_tell_apart": sibling.how_to_tell_apart}
+            for sibling in entry.siblings.select_related("other")
+        ],
+        "explanation": entry.explanation,
+    }
+
+
+def entry_text(entry):
+    return render_entry(_normalised(entry_document(entry)))
+
+
+def _normalised(document):
+    """Admin forms may submit \\r\\n; files and revisions always hold \\n."""
+    if isinstance(document, dict):
+        return {key: _normalised(value) for key, value in document.items()}
+    if isinstance(document, list):
+        return [_normalised(value) for value in document]
+    if isinstance(document, str):
+        return normalise_newlines(document)
+    return document
+
+
+def record_revision(entry, source, author=None, message=""):
+    """Store the entry's current document as a new revision, unless nothing changed."""
+    text = entry_text(entry)
+    last = entry.revisions.order_by("-number").first()
+    if last is not None and last.document == text:
+        return None
+    return Revision.objects.create(
+        entry=entry,
+        number=last.number + 1 if last else 1,
+        author=author,
+        source=source,
+        message=message,
+        document=text,
+    )
+
+
+def _write_entry_fields(entry, doc, categories, frameworks):
+    entry.slug = doc["slug"]
+    entry.code = doc["code"]
+    entry.title = doc["title"]
+    entry.status = doc["status"]
+    entry.category = categories[doc["category"]]
+    entry.summary = doc["summary"]
+    entry.explanation = doc["explanation"]
+    entry.checklist_intro = doc["checklist_intro"]
+    entry.fixes_note = doc["fixes_note"]
+    entry.fingerprint_note = doc["fingerprint"]["note"]
+    entry.base_loop = doc["base_loop"]["code"]
+    entry.base_loop_note = doc["base_loop"]["note"]
+    entry.save()
+    entry.frameworks.set([frameworks[key] for key in doc["frameworks"]])
+    entry.base_loop_frameworks.set([frameworks[key] for key in doc["base_loop"]["applies_to"]])
+
+    for related in (
+        entry.symptoms,
+        entry.checks,
+        entry.fixes,
+        entry.triggers,
+        entry.signatures,
+        entry.sample_lines,
+        entry.fingerprint,
+        entry.config_flags,
+    ):
+        related.all().delete()
+    Symptom.objects.bulk_create(
+        Symptom(entry=entry, order=i, text=text) for i, text in enumerate(doc["symptoms"])
+    )
+    triggers = {}
+    for i, item in enumerate(doc["triggers"]):
+        triggers[item["key"]] = Trigger.objects.create(
+            entry=entry,
+            order=i,
+            key=item["key"],
+            text=item["text"],
+            verified_on=item["verified_on"],
+            not_reproduced_on=item["not_reproduced_on"],
+            note=item["note"],
+        )
+    Check.objects.bulk_create(
+        Check(
+            entry=entry,
+            order=i,
+            key=item["key"],
+            question=item["question"],
+            how_to_check=item["how_to_check"],
+            positive_means=item["positive_means"],
+            confirms=triggers.get(item["confirms"]),
+            rules_out=triggers.get(item["rules_out"]),
+        )
+        for i, item in enumerate(doc["checks"])
+    )
+    for i, item in enumerate(doc["fixes"]):
+        fix = Fix.objects.create(
+            entry=entry, order=i, key=item["key"], title=item["title"], why=item["why"]
+        )
+        fix.resolves.set([triggers[key] for key in item["resolves"]])
+        Snippet.objects.bulk_create(
+            Snippet(
+                fix=fix,
+                order=j,
+                framework=frameworks[snippet["framework"]],
+                language=snippet["language"],
+                code=snippet["code"],
+                note=snippet["note"],
+            )
+            for j, snippet in enumerate(item["snippets"])
+        )
+    Signature.objects.bulk_create(
+        Signature(entry=entry, order=i, **item) for i, item in enumerate(doc["signatures"])
+    )
+    SampleLine.objects.bulk_create(
+        SampleLine(entry=entry, order=i, **item) for i, item in enumerate(doc["sample_output"])
+    )
+    FingerprintStep.objects.bulk_create(
+        FingerprintStep(entry=entry, order=i, **item)
+        for i, item in enumerate(doc["fingerprint"]["steps"])
+    )
+    ConfigFlag.objects.bulk_create(
+        ConfigFlag(
+            entry=entry,
+            order=i,
+            framework=frameworks[item["framework"]],
+            flag=item["flag"],
+            replaces=item["replaces"],
+        )
+        for i, item in enumerate(doc["base_loop"]["config_flags"])
+    )
+
+
+def _write_siblings(entry, doc, entries):
+    entry.siblings.all().delete()
+    Sibling.objects.bulk_create(
+        Sibling(
+            entry=entry,
+            order=i,
+            other=entries[item["slug"]],
+            how_to_tell_apart=item["how_to_tell_apart"],
+        )
+        for i, item in enumerate(doc["siblings"])
+    )
+
+
+def _find_existing(doc):
+    return (
+        Entry.objects.filter(slug=doc["slug"]).first()
+        or Entry.objects.filter(code=doc["code"]).first()
+    )
+
+
+@transaction.atomic
+def apply_taxonomy(taxonomy, force=False):
+    """Upsert everything read by read_taxonomy. Entries edited in the admin since they were last
+    loaded are kept (and reported) unless `force`: their edit would otherwise be lost."""
+    frameworks = {}
+    for i, item in enumerate(taxonomy.frameworks):
+        frameworks[item["key"]], _ = Framework.objects.update_or_create(
+            key=item["key"], defaults={"name": item["name"], "order": i}
+        )
+    categories = {}
+    for i, item in enumerate(taxonomy.categories):
+        categories[item["slug"]], _ = Category.objects.update_or_create(
+            slug=item["slug"],
+            defaults={"name": item["name"], "description": item["description"], "order": i},
+        )
+    for item in taxonomy.categories:
+        category = categories[item["slug"]]
+        category.parent = categories.get(item["parent"])
+        category.save(update_fields=["parent"])
+
+    report = LoadReport()
+    entries, changed = {}, []
+    for source in taxonomy.entries:
+        doc = source.document
+        text = render_entry(doc)
+        entry = _find_existing(doc)
+        if entry is not None:
+            current = entry_text(entry)
+            entries[doc["slug"]] = entry
+            if current == text:
+                report.unchanged.append(entry.slug)
+                if entry.loaded_hash != content_hash(text):
+                    Entry.objects.filter(pk=entry.pk).update(loaded_hash=content_hash(text))
+                continue
+            edited_here = entry.loaded_hash and entry.loaded_hash != content_hash(current)
+            if edited_here and not force:
+                report.kept_local_edits.append(entry.slug)
+                continue
+            report.updated.append(doc["slug"])
+        else:
+            entry = Entry()
+            report.created.append(doc["slug"])
+        _write_entry_fields(entry, doc, categories, frameworks)
+        entries[doc["slug"]] = entry
+        changed.append((entry, doc, text))
+
+    for entry, doc, _ in changed:
+        _write_siblings(entry, doc, entries)
+    for entry, _, text in changed:
+        Entry.objects.filter(pk=entry.pk).update(loaded_hash=content_hash(text))
+        record_revision(entry, source="load_taxonomy")
+    return report
+
+
+def load_taxonomy(root, force=False):
+    return apply_taxonomy(read_taxonomy(root), force=force)
+
+
+def _category_rows():
+    """Parents before their children, siblings in order: the order a person reads a tree in."""
+    children = {}
+    for category in Category.objects.select_related("parent"):
+        children.setdefault(category.parent_id, []).append(category)
+    rows, stack = [], list(reversed(children.get(None, [])))
+    while stack:
+        category = stack.pop()
+        rows.append(
+            {
+                "slug": category.slug,
+                "name": category.name,
+                "parent": category.parent.slug if category.parent else None,
+                "description": category.description,
+            }
+        )
+        stack.extend(reversed(children.get(category.pk, [])))
+    return rows
+
+
+def dump_taxonomy(root):
+    """Write the database to `root` in the fixture format; returns the paths written.
+    Entry files whose entry no longer exists (e.g. renamed in the admin) are removed."""
+    root = Path(root)
+    (root / ENTRIES_DIR).mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def write(path, text):
+        path.write_text(text, "utf-8")
+        written.append(path)
+
+    write(root / CATEGORIES_FILE, write_yaml(without_defaults(CATEGORIES, _category_rows())))
+    write(
+        root / FRAMEWORKS_FILE,
+        write_yaml([{"key": f.key, "name": f.name} for f in Framework.objects.all()]),
+    )
+    keep = set()
+    for entry in Entry.objects.select_related("category").order_by("slug"):
+        path = root / ENTRIES_DIR / f"{entry.slug}.md"
+        write(path, entry_text(entry))
+        keep.add(path)
+    for stale in (root / ENTRIES_DIR).glob("*.md"):
+        if stale not in keep:
+            stale.unlink()
+    return written

@@ -1,0 +1,16 @@
+from django import template
+from django.utils.safestring import mark_safe
+
+from kb.rendering import highlight_code, render_markdown
+
+register = template.Library()
+
+
+@register.filter
+def markdown(text):
+    return mark_safe(render_markdown(text))  # sanitised by nh3 in render_markdown
+
+
+@register.filter
+def highlight(code, language="python"):
+    return mark_safe(highlight_code(code, language))  # Pygments escapes the code

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from kb import views
+
+app_name = "kb"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("search/", views.search, name="search"),
+    path("kb/", views.browse, name="browse"),
+    path("kb/c/<slug:slug>/", views.category, name="category"),
+    path("kb/<slug:slug>/", views.entry, name="entry"),
+    path("kb/<slug:slug>/history/", views.history, name="history"),
+    path("kb/<slug:slug>/history/<int:number>/", views.revision, name="revision"),
+    path("e/<str:code>", views.entry_by_code, name="code"),
+]

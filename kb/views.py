@@ -1,0 +1,121 @@
+import difflib
+
+from django.db.models import Prefetch
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from kb import search as search_logic
+from kb.models import Category, Entry, EntryAlias, Sibling
+from kb.tree import category_tree, find_node
+
+
+def _entries(request):
+    """Entries this visitor may see: drafts are for staff only."""
+    return Entry.objects.visible_to(request.user)
+
+
+def _resolve(request, kind, value):
+    """The visible entry with this slug or code, following old addresses. Returns (entry,
+    moved): `moved` is True when `value` is an old address that should redirect."""
+    lookup = {"slug": "slug", "code": "code__iexact"}[kind]
+    entry = _entries(request).filter(**{lookup: value}).first()
+    if entry is not None:
+        return entry, False
+    alias = EntryAlias.objects.filter(kind=kind, value__iexact=value).first()
+    if alias is not None and _entries(request).filter(pk=alias.entry_id).exists():
+        return alias.entry, True
+    raise Http404(f"No entry {value}")
+
+
+@require_GET
+def home(request):
+    return render(request, "kb/home.html", {"entry_count": _entries(request).count()})
+
+
+@require_http_methods(["GET", "POST"])
+def search(request):
+    query = (request.POST if request.method == "POST" else request.GET).get("q", "")
+    entries = _entries(request).prefetch_related("symptoms", "sample_lines", "signatures")
+    hits = search_logic.search(query, entries) if query.strip() else []
+    context = {"query": query, "hits": hits, "searched": bool(query.strip())}
+    status = 400 if request.method == "POST" and not query.strip() else 200
+    template = "kb/search.html#results" if request.htmx else "kb/search.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def browse(request):
+    tree = category_tree(Category.objects.all(), _entries(request))
+    return render(request, "kb/browse.html", {"tree": tree})
+
+
+@require_GET
+def category(request, slug):
+    category = get_object_or_404(Category, slug=slug)
+    node = find_node(category_tree(Category.objects.all(), _entries(request)), category)
+    return render(request, "kb/category.html", {"category": category, "node": node})
+
+
+@require_GET
+def entry(request, slug):
+    found, moved = _resolve(request, "slug", slug)
+    if moved:
+        return redirect(found, permanent=True)
+    visible_siblings = Sibling.objects.filter(other__in=_entries(request)).select_related("other")
+    found = (
+        _entries(request)
+        .select_related("category")
+        .prefetch_related(
+            "frameworks",
+            "base_loop_frameworks",
+            "symptoms",
+            "triggers__resolved_by",
+            "checks__confirms",
+            "checks__rules_out",
+            "fixes__resolves",
+            "fixes__snippets__framework",
+            "signatures",
+            "sample_lines",
+            "fingerprint",
+            "config_flags__framework",
+            Prefetch("siblings", queryset=visible_siblings),
+        )
+        .get(pk=found.pk)
+    )
+    context = {"entry": found, "latest": found.revisions.first()}
+    return render(request, "kb/entry.html", context)
+
+
+@require_GET
+def entry_by_code(request, code):
+    found, _ = _resolve(request, "code", code)
+    return redirect(found)
+
+
+@require_GET
+def history(request, slug):
+    found, moved = _resolve(request, "slug", slug)
+    if moved:
+        return redirect("kb:history", found.slug, permanent=True)
+    revisions = found.revisions.select_related("author")
+    return render(request, "kb/history.html", {"entry": found, "revisions": revisions})
+
+
+@require_GET
+def revision(request, slug, number):
+    found, moved = _resolve(request, "slug", slug)
+    if moved:
+        return redirect("kb:revision", found.slug, number, permanent=True)
+    shown = get_object_or_404(found.revisions, number=number)
+    previous = found.revisions.filter(number__lt=number).first()
+    diff = "".join(
+        difflib.unified_diff(
+            previous.document.splitlines(keepends=True) if previous else [],
+            shown.document.splitlines(keepends=True),
+            fromfile=f"r{previous.number}" if previous else "(none)",
+            tofile=f"r{shown.number}",
+        )
+    )
+    context = {"entry": found, "revision": shown, "previous": previous, "diff": diff}
+    return render(request, "kb/revision.html", context)

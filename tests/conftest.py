@@ -1,0 +1,100 @@
+from html.parser import HTMLParser
+
+import pytest
+from django.conf import settings as django_settings
+
+from kb.models import Category, Entry, Signature, Symptom
+from kb.taxonomy.store import load_taxonomy
+
+
+@pytest.fixture(autouse=True)
+def _plain_static_files(settings):
+    # The manifest storage needs collectstatic; tests serve static files the way DEBUG does.
+    settings.WHITENOISE_AUTOREFRESH = True
+    settings.WHITENOISE_USE_FINDERS = True
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def taxonomy(db):
+    """The shipped taxonomy, loaded from fixtures/."""
+    load_taxonomy(django_settings.TAXONOMY_DIR)
+
+
+@pytest.fixture
+def seed(taxonomy):
+    return Entry.objects.get(slug="ddp-expect-autograd-hooks-assert")
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user(
+        "author", password="correct horse battery staple", is_staff=True, is_superuser=True
+    )
+
+
+def make_category(slug="testing", name="Testing", parent=None):
+    category, _ = Category.objects.get_or_create(
+        slug=slug, defaults={"name": name, "parent": parent}
+    )
+    return category
+
+
+def make_entry(slug="test-failure", code="TST-001", status="published", **fields):
+    fields.setdefault("title", f"Test failure {code}")
+    fields.setdefault("summary", "A failure made for tests.")
+    fields.setdefault("explanation", "Made for tests.")
+    fields.setdefault("category", make_category())
+    entry = Entry.objects.create(slug=slug, code=code, status=status, **fields)
+    Symptom.objects.create(entry=entry, text=f"Symptom of {code}")
+    Signature.objects.create(entry=entry, kind="literal", pattern=f"{code} went wrong")
+    return entry
+
+
+class FormFields(HTMLParser):
+    """The values a browser would submit for the first form with method=post on a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.data, self._in_form, self._textarea, self._select = [], False, None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and attrs.get("method", "").lower() == "post":
+            self._in_form = True
+        if not self._in_form:
+            return
+        name = attrs.get("name")
+        if tag == "input" and name and attrs.get("type") not in ("submit", "button", "file"):
+            if attrs.get("type") in ("checkbox", "radio") and "checked" not in attrs:
+                return
+            self.data.append([name, attrs.get("value", "on" if attrs.get("type") else "")])
+        elif tag == "textarea" and name:
+            self._textarea = [name, ""]
+            self.data.append(self._textarea)
+        elif tag == "select" and name:
+            self._select = name
+        elif tag == "option" and self._select and "selected" in attrs:
+            self.data.append([self._select, attrs.get("value", "")])
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._in_form = False
+        elif tag == "textarea":
+            self._textarea = None
+        elif tag == "select":
+            self._select = None
+
+    def handle_data(self, data):
+        if self._textarea is not None:
+            self._textarea[1] += data
+
+
+def form_fields(html):
+    parser = FormFields()
+    parser.feed(html)
+    # Browsers drop the single newline that follows <textarea>.
+    return [(name, value.removeprefix("\n")) for name, value in parser.data]

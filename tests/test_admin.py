@@ -1,0 +1,96 @@
+"""Authors edit entries in the Django admin; every save keeps the whole entry as a revision."""
+
+from urllib.parse import urlencode
+
+from kb.models import Entry, Fix, Revision
+from tests.conftest import form_fields
+
+
+def submit(client, url, changes):
+    """GET the admin form at `url`, change some fields as a person would, POST it back."""
+    fields = form_fields(client.get(url).content.decode())
+    names = {name for name, _ in fields}
+    missing = set(changes) - names
+    assert not missing, f"no such fields: {missing}"
+    data = [(name, changes.get(name, value)) for name, value in fields]
+    return client.post(url, urlencode(data), content_type="application/x-www-form-urlencoded")
+
+
+def test_admin_needs_a_staff_login(client, seed):
+    response = client.get(f"/admin/kb/entry/{seed.pk}/change/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/admin/login/")
+
+
+def test_the_entry_form_has_an_inline_for_every_part(client, seed, staff):
+    client.force_login(staff)
+    html = client.get(f"/admin/kb/entry/{seed.pk}/change/").content.decode()
+    for prefix in (
+        "symptoms",
+        "triggers",
+        "checks",
+        "fixes",
+        "signatures",
+        "sample_lines",
+        "fingerprint",
+        "config_flags",
+        "siblings",
+    ):
+        assert f'name="{prefix}-TOTAL_FORMS"' in html, prefix
+
+
+def test_an_admin_edit_is_kept_as_a_revision_with_author_and_message(client, seed, staff):
+    client.force_login(staff)
+    first_symptom = seed.symptoms.first()
+    response = submit(
+        client,
+        f"/admin/kb/entry/{seed.pk}/change/",
+        {
+            "title": "DDP reducer assertion on an unexpected backward",
+            "symptoms-0-text": first_symptom.text + " Do not file it.",
+            "revision_message": "Shorter title",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    revision = Revision.objects.filter(entry=seed).first()
+    assert revision.number == 2
+    assert (revision.author, revision.source, revision.message) == (staff, "admin", "Shorter title")
+    assert "title: DDP reducer assertion on an unexpected backward" in revision.document
+    assert "Do not file it." in revision.document
+    assert Entry.objects.get(pk=seed.pk).title.startswith("DDP reducer assertion")
+
+    history = client.get("/kb/ddp-expect-autograd-hooks-assert/history/").content.decode()
+    assert "Shorter title" in history and "r2" in history
+
+
+def test_saving_without_changes_adds_no_revision(client, seed, staff):
+    client.force_login(staff)
+    submit(client, f"/admin/kb/entry/{seed.pk}/change/", {})
+    assert Revision.objects.filter(entry=seed).count() == 1
+
+
+def test_editing_a_snippet_on_its_fix_is_a_revision_of_the_entry(client, seed, staff):
+    client.force_login(staff)
+    fix = Fix.objects.get(entry=seed, key="non-reentrant-checkpointing")
+    snippet = fix.snippets.first()
+    submit(
+        client,
+        f"/admin/kb/fix/{fix.pk}/change/",
+        {"snippets-0-code": snippet.code + "\n# checked by an author"},
+    )
+    revision = Revision.objects.filter(entry=seed).first()
+    assert revision.number == 2
+    assert "# checked by an author" in revision.document
+
+
+def test_an_invalid_signature_is_refused_by_the_admin_and_nothing_is_saved(client, seed, staff):
+    client.force_login(staff)
+    response = submit(
+        client,
+        f"/admin/kb/entry/{seed.pk}/change/",
+        {"signatures-1-pattern": "expect_autograd_hooks_ (", "title": "Should not be saved"},
+    )
+    assert response.status_code == 200
+    assert "not a valid RE2 regular expression" in response.content.decode()
+    assert Entry.objects.get(pk=seed.pk).title.startswith("DistributedDataParallel")
+    assert Revision.objects.filter(entry=seed).count() == 1

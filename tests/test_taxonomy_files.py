@@ -1,0 +1,264 @@
+"""The taxonomy in fixtures/: loading, dumping, refusing bad files, and the content lint."""
+
+import shutil
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from kb.models import Category, Entry, EntryAlias, Revision, Trigger
+from kb.taxonomy.document import parse_entry, render_entry
+from kb.taxonomy.store import TaxonomyError, dump_taxonomy, load_taxonomy, read_taxonomy
+
+SEED = "ddp-expect-autograd-hooks-assert"
+
+
+@pytest.fixture
+def fixtures_copy(tmp_path):
+    """A writable copy of the shipped taxonomy."""
+    root = tmp_path / "fixtures"
+    shutil.copytree(settings.TAXONOMY_DIR, root)
+    return root
+
+
+def seed_file(root):
+    return root / "entries" / f"{SEED}.md"
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def line_of(path, fragment):
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if fragment in line:
+            return number
+    raise AssertionError(f"{fragment!r} not in {path}")
+
+
+def problems_of(root):
+    with pytest.raises(TaxonomyError) as caught:
+        read_taxonomy(root)
+    return caught.value.problems
+
+
+def test_shipped_taxonomy_loads_and_passes_the_lint(db):
+    call_command("check_taxonomy")
+    report = load_taxonomy(settings.TAXONOMY_DIR)
+    assert SEED in report.created
+    assert Entry.objects.published().filter(slug=SEED).exists()
+
+
+def test_loading_twice_changes_nothing_and_adds_no_revision(db):
+    load_taxonomy(settings.TAXONOMY_DIR)
+    report = load_taxonomy(settings.TAXONOMY_DIR)
+    assert report.created == report.updated == []
+    assert SEED in report.unchanged
+    assert Revision.objects.filter(entry__slug=SEED).count() == 1
+
+
+def test_dump_writes_the_shipped_files_back_byte_for_byte(db, tmp_path):
+    load_taxonomy(settings.TAXONOMY_DIR)
+    dump_taxonomy(tmp_path / "out")
+    for original in settings.TAXONOMY_DIR.rglob("*"):
+        if original.is_file():
+            copy = tmp_path / "out" / original.relative_to(settings.TAXONOMY_DIR)
+            assert copy.read_text() == original.read_text(), original.name
+
+
+def test_load_dump_load_is_lossless(db, tmp_path, fixtures_copy):
+    edit(seed_file(fixtures_copy), "status: published", "status: draft")
+    load_taxonomy(fixtures_copy)
+    before = read_taxonomy(fixtures_copy).entries[0].document
+    dump_taxonomy(tmp_path / "again")
+    Entry.objects.all().delete()
+    load_taxonomy(tmp_path / "again")
+    after = read_taxonomy(tmp_path / "again").entries[0].document
+    assert after == before
+    assert Entry.objects.get(slug=SEED).status == "draft"
+
+
+def test_rendering_a_parsed_entry_gives_the_same_text():
+    text = seed_file(settings.TAXONOMY_DIR).read_text()
+    document, problems, _ = parse_entry(text)
+    assert problems == []
+    assert render_entry(document) == text
+
+
+def test_windows_line_endings_read_like_unix_ones():
+    text = seed_file(settings.TAXONOMY_DIR).read_text()
+    unix, _, _ = parse_entry(text)
+    windows, problems, _ = parse_entry(text.replace("\n", "\r\n"))
+    assert problems == []
+    assert windows == unix
+
+
+def test_unknown_key_is_refused_with_file_and_line(fixtures_copy):
+    edit(seed_file(fixtures_copy), "status: published", "status: published\nseverity: high")
+    line = line_of(seed_file(fixtures_copy), "severity: high")
+    assert problems_of(fixtures_copy) == [
+        f"fixtures/entries/{SEED}.md:{line}: unknown key 'severity' (known keys: "
+        "slug, code, title, status, category, frameworks, summary, symptoms, triggers, "
+        "checklist_intro, checks, fixes_note, fixes, signatures, sample_output, fingerprint, "
+        "base_loop, siblings)"
+    ]
+
+
+def test_missing_required_field_is_refused(fixtures_copy):
+    path = seed_file(fixtures_copy)
+    text = path.read_text()
+    summary_line = next(line for line in text.splitlines() if line.startswith("summary:"))
+    path.write_text(text.replace(summary_line + "\n", ""))
+    assert problems_of(fixtures_copy) == [
+        f"fixtures/entries/{SEED}.md:2: missing required key 'summary'"
+    ]
+
+
+def test_broken_regular_expression_is_refused_with_its_line(fixtures_copy):
+    path = seed_file(fixtures_copy)
+    edit(path, r'reducer\.cpp":\d+', r'reducer\.cpp":(\d+')
+    line = line_of(path, r'reducer\.cpp":(\d+')
+    [problem] = problems_of(fixtures_copy)
+    assert problem.startswith(f"fixtures/entries/{SEED}.md:{line}: signatures[2].pattern: ")
+    assert "not a valid RE2 regular expression: missing )" in problem
+
+
+def test_backreferences_are_refused_because_re2_cannot_run_them(fixtures_copy):
+    path = seed_file(fixtures_copy)
+    edit(path, r'reducer\.cpp":\d+', r'(reducer)\.cpp":\1')
+    [problem] = problems_of(fixtures_copy)
+    assert "not a valid RE2 regular expression" in problem
+
+
+def test_duplicate_slug_and_code_are_refused(fixtures_copy):
+    twin = fixtures_copy / "entries" / "twin.md"
+    shutil.copy(seed_file(fixtures_copy), twin)
+    problems = problems_of(fixtures_copy)
+    assert any("twin.md:2: the file of entry" in p for p in problems)
+    assert any(f"twin.md:2: duplicate slug '{SEED}' (also in " in p for p in problems)
+    assert any("twin.md:3: duplicate code 'DDP-001' (also in " in p for p in problems)
+
+
+def test_references_to_unknown_triggers_categories_and_frameworks_are_refused(fixtures_copy):
+    path = seed_file(fixtures_copy)
+    edit(path, "confirms: static_graph", "confirms: static_graphs")
+    edit(path, "category: ddp-reducer", "category: nowhere")
+    edit(path, "framework: lightning", "framework: keras")
+    problems = "\n".join(problems_of(fixtures_copy))
+    assert f"{line_of(path, 'static_graphs')}: checks[2].confirms: no trigger 'static_graphs'" in (
+        problems
+    )
+    assert f"{line_of(path, 'nowhere')}: unknown category 'nowhere'" in problems
+    assert f"{line_of(path, 'keras')}: unknown framework 'keras'" in problems
+
+
+def test_invalid_yaml_is_refused_with_its_line(fixtures_copy):
+    path = seed_file(fixtures_copy)
+    edit(path, "status: published", "status: [published")
+    [problem] = problems_of(fixtures_copy)
+    assert problem.startswith(f"fixtures/entries/{SEED}.md:")
+    assert "not valid YAML" in problem
+
+
+def test_a_bad_file_leaves_the_database_as_it_was(db, fixtures_copy):
+    load_taxonomy(fixtures_copy)
+    edit(seed_file(fixtures_copy), "title: DistributedDataParallel", "title: Changed")
+    good = fixtures_copy / "entries" / "second.md"
+    good.write_text(
+        seed_file(fixtures_copy)
+        .read_text()
+        .replace(SEED, "second")
+        .replace("DDP-001", "DDP-002")
+        .replace("category: ddp-reducer", "category: missing")
+    )
+    with pytest.raises(CommandError, match="nothing was loaded"):
+        call_command("load_taxonomy", str(fixtures_copy))
+    assert Entry.objects.get().title.startswith("DistributedDataParallel")
+    assert Revision.objects.count() == 1
+
+
+def test_changing_a_file_updates_the_entry_and_records_a_revision(db, fixtures_copy):
+    load_taxonomy(fixtures_copy)
+    edit(
+        seed_file(fixtures_copy),
+        "  - key: multiple_backward\n    text: A model",
+        "  - key: multiple_backward\n    text: Any model",
+    )
+    report = load_taxonomy(fixtures_copy)
+    assert report.updated == [SEED]
+    assert Trigger.objects.get(key="multiple_backward").text.startswith("Any model")
+    latest = Revision.objects.filter(entry__slug=SEED).first()
+    assert (latest.number, latest.source) == (2, "load_taxonomy")
+    assert "text: Any model" in latest.document
+
+
+def test_renaming_a_slug_in_git_keeps_the_old_address(db, fixtures_copy):
+    load_taxonomy(fixtures_copy)
+    path = seed_file(fixtures_copy)
+    edit(path, f"slug: {SEED}", "slug: ddp-reducer-assert")
+    path.rename(fixtures_copy / "entries" / "ddp-reducer-assert.md")
+    load_taxonomy(fixtures_copy)
+    entry = Entry.objects.get()
+    assert entry.slug == "ddp-reducer-assert"
+    assert EntryAlias.objects.get(kind="slug", value=SEED).entry == entry
+
+
+def test_an_edit_made_in_the_admin_is_not_overwritten_by_the_next_load(db, fixtures_copy):
+    load_taxonomy(fixtures_copy)
+    entry = Entry.objects.get()
+    entry.title = "Edited in the admin"
+    entry.save()
+    edit(seed_file(fixtures_copy), "title: DistributedDataParallel", "title: Edited in git")
+
+    report = load_taxonomy(fixtures_copy)
+    assert report.kept_local_edits == [SEED]
+    assert Entry.objects.get().title == "Edited in the admin"
+
+    load_taxonomy(fixtures_copy, force=True)
+    assert Entry.objects.get().title.startswith("Edited in git")
+
+
+def test_categories_must_form_a_tree(fixtures_copy):
+    (fixtures_copy / "categories.yaml").write_text(
+        "- slug: a\n  name: A\n  parent: b\n- slug: b\n  name: B\n  parent: a\n"
+        "- slug: ddp-reducer\n  name: R\n  parent: ghost\n"
+    )
+    problems = problems_of(fixtures_copy)
+    assert "fixtures/categories.yaml:3: category 'a' is in a cycle" in problems
+    assert "fixtures/categories.yaml:9: unknown parent category 'ghost'" in problems
+
+
+def test_category_parents_are_loaded(taxonomy):
+    assert Category.objects.get(slug="ddp-reducer").parent.slug == "distributed-training"
+
+
+def test_content_lint_reports_a_trigger_without_check_or_fix(fixtures_copy, capsys):
+    edit(
+        seed_file(fixtures_copy),
+        "  - key: multiple_backward\n    text:",
+        "  - key: eager_mode\n    text: Never checked.\n  - key: multiple_backward\n    text:",
+    )
+    with pytest.raises(CommandError, match="2 problem"):
+        call_command("check_taxonomy", str(fixtures_copy))
+    errors = capsys.readouterr().err
+    assert "trigger 'eager_mode': no check confirms it" in errors
+    assert "trigger 'eager_mode': no fix resolves it" in errors
+
+
+def test_content_lint_refuses_a_snippet_that_is_not_python(fixtures_copy, capsys):
+    edit(seed_file(fixtures_copy), "loss.backward()\n", "loss.backward(\n")
+    with pytest.raises(CommandError):
+        call_command("check_taxonomy", str(fixtures_copy))
+    assert "is not valid Python" in capsys.readouterr().err
+
+
+def test_content_lint_needs_a_signature_that_matches_the_sample_output(fixtures_copy, capsys):
+    path = seed_file(fixtures_copy)
+    text = path.read_text()
+    path.write_text(text.replace('INTERNAL ASSERT FAILED at "../', 'assert failed at "../'))
+    with pytest.raises(CommandError):
+        call_command("check_taxonomy", str(fixtures_copy))
+    assert "no signature matches any sample output line" in capsys.readouterr().err
