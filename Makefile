@@ -25,7 +25,7 @@ setup: $(VENV)/.installed .secret_key
 	$(BIN)/python manage.py collectstatic --noinput -v0
 
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -q
 
 lint: $(VENV)/.installed-dev .secret_key
 	$(BIN)/ruff check .

@@ -19,8 +19,10 @@ from kb.models import (
     Snippet,
     Symptom,
     Trigger,
+    UnmatchedPaste,
 )
 from kb.taxonomy.store import record_revision
+from kb.triage import draft_from_unmatched
 
 
 class OrderedInline(admin.StackedInline):
@@ -204,3 +206,31 @@ class RevisionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(UnmatchedPaste)
+class UnmatchedPasteAdmin(admin.ModelAdmin):
+    """The queue of pastes nobody recognised, most recent first; staff turn them into drafts."""
+
+    list_display = ["__str__", "count", "first_seen", "last_seen", "draft"]
+    search_fields = ["masked_text", "normalised_text"]
+    readonly_fields = [
+        "fingerprint",
+        "masked_text",
+        "normalised_text",
+        "count",
+        "first_seen",
+        "last_seen",
+        "draft",
+    ]
+    actions = ["make_drafts"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Create a draft entry from each selected paste")
+    def make_drafts(self, request, queryset):
+        for paste in queryset:
+            entry = draft_from_unmatched(paste, author=request.user)
+            url = reverse("admin:kb_entry_change", args=[entry.pk])
+            self.message_user(request, format_html('Draft <a href="{}">{}</a> ready.', url, entry))

@@ -102,6 +102,8 @@ class Entry(models.Model):
     # Hash of the fixture document this entry was last loaded from: lets load_taxonomy tell
     # an edit made in the admin since then from a change in git.
     loaded_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # What full-text search reads (kb/fulltext.py keeps it, and SQLite's FTS5 table, current).
+    search_text = models.TextField(blank=True, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = EntryQuerySet.as_manager()
@@ -386,3 +388,24 @@ class Revision(models.Model):
 
     def get_absolute_url(self):
         return reverse("kb:revision", args=[self.entry.slug, self.number])
+
+
+class UnmatchedPaste(models.Model):
+    """A paste the engine did not recognise, grouped with its repeats by masked fingerprint:
+    the queue from which staff write the next entries."""
+
+    fingerprint = models.CharField(max_length=64, unique=True)
+    masked_text = models.TextField(help_text="The root failure with paths and numbers masked.")
+    normalised_text = models.TextField(help_text="The first paste seen, normalised (truncated).")
+    count = models.PositiveIntegerField(default=1)
+    first_seen = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(auto_now=True)
+    draft = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="unmatched_pastes"
+    )
+
+    class Meta:
+        ordering = ["-last_seen"]
+
+    def __str__(self):
+        return self.masked_text.splitlines()[0][:80] if self.masked_text else self.fingerprint

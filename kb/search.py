@@ -5,11 +5,11 @@ query's words appear in its title, summary, symptoms and sample output. Plain su
 operations only: nothing here can take more than linear time in the size of the paste.
 """
 
-import re
 from dataclasses import dataclass
 
+from kb.fulltext import words as _words
+
 MAX_QUERY_CHARS = 100_000
-WORD_RE = re.compile(r"[a-z0-9_]{3,}")
 
 
 @dataclass
@@ -20,7 +20,7 @@ class Hit:
 
 
 def words(text):
-    return set(WORD_RE.findall(text.lower()))
+    return set(_words(text, limit=10_000))
 
 
 def entry_words(entry):

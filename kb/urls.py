@@ -6,6 +6,8 @@ app_name = "kb"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("diagnose", views.diagnose, name="diagnose"),
+    path("go", views.go, name="go"),
     path("search/", views.search, name="search"),
     path("kb/", views.browse, name="browse"),
     path("kb/c/<slug:slug>/", views.category, name="category"),

@@ -1,13 +1,20 @@
 import difflib
 
+from django.core.exceptions import RequestDataTooBig
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from kb import results
 from kb import search as search_logic
+from kb.diagnosis import repository
+from kb.diagnosis.result import MATCH, NO_MATCH
 from kb.models import Category, Entry, EntryAlias, Sibling
+from kb.paste import PasteError, accept_paste
 from kb.tree import category_tree, find_node
+from kb.triage import record_unmatched
 
 
 def _entries(request):
@@ -31,6 +38,58 @@ def _resolve(request, kind, value):
 @require_GET
 def home(request):
     return render(request, "kb/home.html", {"entry_count": _entries(request).count()})
+
+
+@require_http_methods(["GET", "POST"])
+def diagnose(request):
+    """The paste box posts here; links printed next to errors use GET /diagnose?q=..."""
+    try:
+        source = request.POST if request.method == "POST" else request.GET
+    except RequestDataTooBig:
+        return _paste_refused(request, PasteError(413, "The paste is larger than 1 MB."))
+    if request.method == "GET" and "q" not in source:
+        return redirect("kb:home")
+    try:
+        text = accept_paste(source.get("q", ""))
+    except PasteError as error:
+        return _paste_refused(request, error)
+    diagnosis = repository.diagnose(text)
+    if diagnosis.verdict == NO_MATCH:
+        record_unmatched(diagnosis)
+    return render(request, "kb/diagnose.html", _results_context(diagnosis))
+
+
+@require_GET
+def go(request):
+    """Straight to the entry when the failure is recognised; the results page otherwise."""
+    try:
+        text = accept_paste(request.GET.get("q", ""))
+    except PasteError as error:
+        return _paste_refused(request, error)
+    diagnosis = repository.diagnose(text)
+    if diagnosis.verdict == MATCH:
+        return redirect("kb:entry", diagnosis.best.slug)
+    if diagnosis.verdict == NO_MATCH:
+        record_unmatched(diagnosis)
+    return render(request, "kb/diagnose.html", _results_context(diagnosis))
+
+
+def _paste_refused(request, error):
+    context = {"error": error.message, "entry_count": _entries(request).count()}
+    return render(request, "kb/home.html", context, status=error.status)
+
+
+def _results_context(diagnosis):
+    best = diagnosis.best
+    return {
+        "diagnosis": diagnosis,
+        "best": best,
+        "best_url": reverse("kb:entry", args=[best.slug]) if best else None,
+        "reasons": results.reason_rows(diagnosis, best) if best else [],
+        "others": diagnosis.candidates[1:6],
+        "lines": results.paste_lines(diagnosis),
+        "facts": results.fact_rows(diagnosis),
+    }
 
 
 @require_http_methods(["GET", "POST"])

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from kb import fulltext
 from kb.models import (
     Category,
     Check,
@@ -293,6 +294,7 @@ def record_revision(entry, source, author=None, message=""):
     last = entry.revisions.order_by("-number").first()
     if last is not None and last.document == text:
         return None
+    fulltext.index_entry(entry)
     return Revision.objects.create(
         entry=entry,
         number=last.number + 1 if last else 1,
@@ -467,6 +469,8 @@ def apply_taxonomy(taxonomy, force=False):
     for entry, _, text in changed:
         Entry.objects.filter(pk=entry.pk).update(loaded_hash=content_hash(text))
         record_revision(entry, source="load_taxonomy")
+    for entry in entries.values():
+        fulltext.index_entry(entry)  # also fills the index of a database migrated just now
     return report
 
 

@@ -3,6 +3,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from kb.diagnosis.config import parse_config
+from kb.diagnosis.repository import CONFIG_FILE
 from kb.taxonomy.lint import lint_taxonomy
 from kb.taxonomy.store import TaxonomyError, read_taxonomy
 
@@ -20,6 +22,9 @@ class Command(BaseCommand):
             problems = lint_taxonomy(taxonomy, root)
         except TaxonomyError as error:
             problems = error.problems
+        config_file = root / CONFIG_FILE
+        _, config_problems = parse_config(config_file.read_text("utf-8"))
+        problems += [f"{config_file}:{p.line}: {p.message}" for p in config_problems]
         for problem in problems:
             self.stderr.write(problem)
         if problems:

@@ -1,0 +1,58 @@
+"""The JSON API: POST /api/diagnose, described by the OpenAPI document at /api/openapi.json.
+
+No session or cookie authenticates it, so it is exempt from CSRF like any token-less API."""
+
+import json
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import JsonResponse
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from kb import results
+from kb.diagnosis import repository
+from kb.diagnosis.result import NO_MATCH
+from kb.openapi import openapi_document
+from kb.paste import PasteError, accept_paste
+from kb.triage import record_unmatched
+
+
+def _error(status, message):
+    return JsonResponse({"error": message}, status=status)
+
+
+def _read_text(request):
+    if request.content_type != "application/json":
+        raise PasteError(415, 'Send JSON: Content-Type: application/json, {"text": "..."}.')
+    try:
+        body = json.loads(request.body)
+    except RequestDataTooBig as error:
+        raise PasteError(413, "The request is larger than 1 MB.") from error
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise PasteError(400, f"The body is not valid JSON in UTF-8: {error}") from error
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+        raise PasteError(400, 'Expected an object with a string field "text".')
+    return accept_paste(body["text"])
+
+
+@csrf_exempt
+@require_POST
+def diagnose(request):
+    try:
+        text = _read_text(request)
+    except PasteError as error:
+        return _error(error.status, error.message)
+    diagnosis = repository.diagnose(text)
+    if diagnosis.verdict == NO_MATCH:
+        record_unmatched(diagnosis)
+
+    def url_for(slug):
+        return request.build_absolute_uri(reverse("kb:entry", args=[slug]))
+
+    return JsonResponse(results.as_json(diagnosis, url_for))
+
+
+@require_GET
+def openapi(request):
+    return JsonResponse(openapi_document(request.build_absolute_uri("/").rstrip("/")))

@@ -1,0 +1,69 @@
+"""The diagnosis engine: paste → normalise → parse → facts → signatures → rank → Diagnosis.
+
+Plain modules with no Django imports; `kb.diagnosis.repository` feeds them from the database.
+"""
+
+from kb.diagnosis.facts import FactRules
+from kb.diagnosis.mask import fingerprint, mask
+from kb.diagnosis.normalize import normalise
+from kb.diagnosis.parse import parse
+from kb.diagnosis.rank import score, verdict
+from kb.diagnosis.result import Diagnosis
+from kb.patterns import compile_regex
+
+MASKED_TAIL_LINES = 12
+
+
+class Engine:
+    """Everything compiled from the knowledge base and the diagnosis config, built once per
+    content revision and shared by every request."""
+
+    def __init__(self, index, config):
+        self.index = index
+        self.config = config
+        self.fact_rules = FactRules(config.facts)
+        self._failing_rank = [_compile(p) for p in config.failing_rank]
+
+    def diagnose(self, text, fulltext=None):
+        """`fulltext(query) -> {slug: strength}` is the optional full-text fallback."""
+        normalised = normalise(text)
+        parsed = parse(normalised, self.config.wrapper_exceptions)
+        facts = self.fact_rules.extract(normalised, parsed)
+        query = _failure_text(normalised, parsed)
+        candidates = score(self.index, normalised, parsed, fulltext(query) if fulltext else None)
+        masked = mask(query)
+        return Diagnosis(
+            verdict=verdict(candidates),
+            candidates=candidates,
+            facts=facts,
+            normalised=normalised,
+            parsed=parsed,
+            ranks=normalised.ranks,
+            first_failing_rank=self._first_failing_rank(normalised, parsed),
+            masked=masked,
+            fingerprint=fingerprint(masked),
+        )
+
+    def _first_failing_rank(self, normalised, parsed):
+        for pattern in self._failing_rank:
+            match = pattern.search(normalised.text)
+            if match and match.group(1) and match.group(1).isdigit():
+                return int(match.group(1))
+        if parsed.root is not None and parsed.root.rank is not None:
+            return parsed.root.rank
+        return None
+
+
+def _compile(pattern):
+    return compile_regex(f"(?m){pattern}")
+
+
+def _failure_text(normalised, parsed):
+    """What identifies this failure: the root exception and its innermost frames, else the
+    last lines of the paste."""
+    root = parsed.root
+    if root is not None:
+        frames = " < ".join(frame.function for frame in reversed(root.frames[-5:]))
+        return f"{root.type}: {root.message}\n{frames}".strip()
+    tail = [line.text for line in normalised.lines if line.text.strip()][-MASKED_TAIL_LINES:]
+    return "\n".join(tail)

@@ -1,0 +1,204 @@
+"""Normalise a paste: one clean line per printed line, whatever launcher or logger printed it.
+
+Removes what varies between copies of the same failure and carries no meaning for matching:
+NUL bytes, `\\r`, ANSI colours, launcher rank prefixes (`[rank1]:`, `[default1]:`, remembered per
+line) and log prefixes (timestamps, levels, glog/c10 headers; the level is remembered). When
+several ranks print the same lines, only the first copy is kept.
+
+Plain string operations only, one pass over the lines: a 1 MB paste takes milliseconds, and no
+input can make this slow. No Django here.
+"""
+
+from dataclasses import dataclass, field
+
+import re2
+
+from kb.patterns import quiet_options
+
+ANSI = re2.compile(
+    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])", quiet_options()
+)
+LEVEL_WORDS = {
+    "DEBUG": "DEBUG",
+    "INFO": "INFO",
+    "WARN": "WARNING",
+    "WARNING": "WARNING",
+    "ERROR": "ERROR",
+    "CRITICAL": "CRITICAL",
+    "FATAL": "CRITICAL",
+}
+GLOG_LEVELS = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
+RANK_TAGS = ("[rank", "[default")
+SEPARATORS = " \t-:|[]()"
+DIGIT_MASK = str.maketrans("0123456789", "0000000000")
+
+
+@dataclass(slots=True)
+class Line:
+    text: str  # without ANSI, rank and log prefixes, trailing blanks removed
+    source: int  # 0-based index of the line in the paste
+    rank: int | None = None
+    level: str | None = None  # DEBUG, INFO, WARNING, ERROR or CRITICAL, when the line says
+
+
+@dataclass
+class Normalised:
+    original: list[str]  # the paste's lines, ANSI removed, for showing back to the user
+    lines: list[Line]  # what is matched: duplicate copies printed by other ranks removed
+    ranks: list[int] = field(default_factory=list)  # in order of first appearance
+    text: str = ""  # the lines joined by "\n"
+    offsets: list[int] = field(default_factory=list)  # where each line starts in `text`
+
+    def line_at(self, offset):
+        """Index of the line holding character `offset` of `text` (binary search)."""
+        low, high = 0, len(self.offsets) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.offsets[middle] <= offset:
+                low = middle
+            else:
+                high = middle - 1
+        return low
+
+
+def strip_rank(line):
+    """`[rank3]: text` → (3, "text"); nested prefixes are all removed, the outer rank kept."""
+    rank = None
+    while line.startswith(RANK_TAGS):
+        start = 5 if line.startswith("[rank") else 8
+        end = line.find("]:", start, start + 8)
+        if end == -1 or not line[start:end].isdigit():
+            break
+        if rank is None:
+            rank = int(line[start:end])
+        line = line[end + 2 :]
+        if line.startswith(" "):
+            line = line[1:]
+    return rank, line
+
+
+def _is_timestamp(token):
+    """2026-11-30, 2026-11-30T08:42:51.373, 08:42:51,373, 2026-11-30_08:42:51 and the like."""
+    token = token.strip("[]()")
+    if len(token) < 8 or not token[0].isdigit():
+        return False
+    return all(c.isdigit() or c in "-:.,T_Z+/" for c in token) and (
+        token.count(":") >= 2 or token.count("-") >= 2 or token.count("/") >= 2
+    )
+
+
+def strip_log_prefix(line):
+    """Return (level or None, the line without its logging header)."""
+    if len(line) > 6 and line[0] in GLOG_LEVELS and line[1:5].isdigit() and line[5] == " ":
+        # glog / torch.distributed.elastic: "E1130 08:42:51.373000 5875 path.py:1002] text"
+        end = line.find("] ", 6, 200)
+        if end != -1:
+            return GLOG_LEVELS[line[0]], line[end + 2 :]
+    if line.startswith("[") and len(line) > 7 and line[1] in GLOG_LEVELS and line[2:6].isdigit():
+        # c10 logging: "[W1130 07:25:51.838722244 reducer.cpp:1529] Warning: text"
+        end = line.find("] ", 6, 200)
+        if end != -1:
+            return GLOG_LEVELS[line[1]], line[end + 2 :]
+
+    if line.startswith("["):
+        bracketed = _strip_bracket_groups(line)
+        if bracketed is not None:
+            return bracketed
+
+    head = line[:160]
+    colon_word = head.split(":", 1)[0]
+    if colon_word in LEVEL_WORDS and ":" in head:
+        # logging.basicConfig(): "WARNING:trainer:text"
+        rest = line[len(colon_word) + 1 :]
+        logger, sep, message = rest.partition(":")
+        if sep and " " not in logger:
+            return LEVEL_WORDS[colon_word], message.lstrip()
+        return LEVEL_WORDS[colon_word], rest.lstrip()
+
+    tokens = head.split()
+    position, skipped = 0, 0
+    for token in tokens[:6]:
+        bare = token.strip(SEPARATORS)
+        if bare in LEVEL_WORDS and (skipped or token != bare or len(tokens) > 1):
+            end = line.find(token, position) + len(token)
+            return LEVEL_WORDS[bare], line[end:].lstrip(SEPARATORS + ",")
+        if _is_timestamp(token) or (skipped and token.strip(SEPARATORS) == ""):
+            position = line.find(token, position) + len(token)
+            skipped += 1
+            continue
+        if skipped and len(bare) < 40 and token.startswith("[") and token.endswith("]"):
+            position = line.find(token, position) + len(token)  # "[logger.name]" before level
+            continue
+        break
+    if skipped:
+        return None, line[position:].lstrip(SEPARATORS + ",")
+    return None, line
+
+
+def _strip_bracket_groups(line):
+    """`[2026-11-30 08:42:51,373][train][ERROR] - text` (Hydra and similar): (level, text),
+    or None when the leading brackets are not a logging header."""
+    level, header, position = None, False, 0
+    for _ in range(4):
+        if not line.startswith("[", position):
+            break
+        end = line.find("]", position, position + 80)
+        if end == -1:
+            break
+        content = line[position + 1 : end]
+        if content.upper() in LEVEL_WORDS:
+            level, header = LEVEL_WORDS[content.upper()], True
+        elif content and all(_is_timestamp(part) for part in content.split()):
+            header = True
+        elif not content or " " in content:
+            break
+        position = end + 1
+    if not header:
+        return None
+    return level, line[position:].lstrip(SEPARATORS + ",")
+
+
+def _implied_level(text):
+    """Lines that are warnings by their text: Python's `UserWarning: ...` and friends."""
+    head = text[:300]
+    if "Warning: " in head or head.startswith("Warning:"):
+        return "WARNING"
+    return None
+
+
+def normalise(text):
+    text = text.replace("\x00", "")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
+    original = text.split("\n")
+    if original and original[-1] == "":
+        original.pop()
+
+    lines, ranks, streams = [], [], {}
+    for index, raw in enumerate(original):
+        rank, rest = strip_rank(raw)
+        level, rest = strip_log_prefix(rest)
+        rest = rest.rstrip()
+        level = level or _implied_level(rest)
+        if rank is not None:
+            stream = streams.setdefault(rank, [])
+            if not stream:
+                ranks.append(rank)
+            key = rest.translate(DIGIT_MASK)
+            position = len(stream)
+            stream.append(key)
+            if any(
+                other is not stream and len(other) > position and other[position] == key
+                for other in streams.values()
+            ):
+                continue  # another rank printed the same line at the same point
+        lines.append(Line(rest, index, rank, level))
+
+    offsets, total = [], 0
+    for line in lines:
+        offsets.append(total)
+        total += len(line.text) + 1
+    joined = "\n".join(line.text for line in lines)
+    return Normalised(original, lines, ranks, joined, offsets)

@@ -1,0 +1,196 @@
+"""Ranking: turn signature hits, fingerprints and full-text scores into candidates.
+
+score = Σ signature weight × where it matched (the root exception ≫ another error line ≫ any
+other line) + a bonus when the entry's log fingerprint occurs in order + a small full-text
+bonus. Confidence is 1 − e^(−score / SCALE). A `match` needs a confident top candidate with
+specific evidence (not only generic lines) and a clear lead over the runner-up.
+"""
+
+import math
+from dataclasses import dataclass
+
+from kb.diagnosis.patternset import PatternSet
+from kb.diagnosis.result import MATCH, NO_MATCH, POSSIBLE, Candidate, Reason
+from kb.patterns import regex_for
+
+LOCATION_FACTOR = {"root": 1.0, "error": 0.6, "other": 0.3}
+OFF_ROOT_PENALTY = 0.5  # a root-scoped signature found elsewhere counts half
+FINGERPRINT_BONUS = 0.5
+FULLTEXT_WEIGHT = 0.25  # at most: full text alone never reaches `possible`
+SCALE = 0.8
+MATCH_CONFIDENCE = 0.6
+POSSIBLE_CONFIDENCE = 0.35
+LEAD = 1.5  # the top score must be this many times the runner-up's for a match
+MAX_LINES_PER_HIT = 20
+MAX_LEVEL_LINES = 5000
+SHORT_PASTE_LINES = 3
+
+
+@dataclass(frozen=True)
+class SignatureSpec:
+    entry: str  # slug
+    kind: str
+    pattern: str
+    weight: float = 1.0
+    scope: str = "any"
+
+
+@dataclass(frozen=True)
+class EntryInfo:
+    slug: str
+    code: str
+    title: str
+    fingerprint: tuple = ()  # ((level, pattern), ...)
+
+
+class SignatureIndex:
+    """Every published signature, compiled once into one RE2 set (plus the generic lines)."""
+
+    def __init__(self, entries, signatures, generic_lines=()):
+        self.entries = {entry.slug: entry for entry in entries}
+        signatures = [s for s in signatures if s.entry in self.entries]
+        self.text_specs = [s for s in signatures if s.kind in ("literal", "regex")]
+        self.exception_specs = [s for s in signatures if s.kind == "exception"]
+        self.site_specs = [s for s in signatures if s.kind == "assert_site"]
+        self.patterns = PatternSet([regex_for(s.kind, s.pattern) for s in self.text_specs])
+        self.generic = PatternSet(list(generic_lines))
+        steps = sorted({pattern for e in entries for _, pattern in e.fingerprint if pattern})
+        self._step_patterns = PatternSet(steps)
+        self._step_index = {pattern: i for i, pattern in enumerate(steps)}
+
+    def step_matches(self, pattern, text):
+        if not pattern:
+            return True
+        return self._step_patterns.regex(self._step_index[pattern]).search(text) is not None
+
+
+def _line_sets(normalised, parsed, index):
+    root = parsed.root
+    if root is not None:
+        root_lines = set(range(root.index, root.last_index + 1))
+    else:
+        # A paste of the message alone (no exception type), or a cut-off one: the assert line,
+        # or every line of a paste that short, is the failure.
+        root_lines = {site.index for site in parsed.assert_sites}
+        if not root_lines and len(normalised.lines) <= SHORT_PASTE_LINES:
+            root_lines = set(range(len(normalised.lines)))
+    error_lines = {i for i, level in parsed.levels if level in ("ERROR", "CRITICAL")}
+    for block in parsed.exceptions:
+        error_lines.update(range(block.index, block.last_index + 1))
+    generic_lines = set()
+    for hit in index.generic.hits(normalised.text):
+        for match in index.generic.matches(hit, normalised.text, limit=200):
+            generic_lines.add(normalised.line_at(match.start()))
+    return root_lines, error_lines, generic_lines
+
+
+def _where(lines, root_lines, error_lines):
+    if lines & root_lines:
+        return "root"
+    if lines & error_lines:
+        return "error"
+    return "other"
+
+
+def _describe(spec, where):
+    place = {"root": "the root exception", "error": "an error line", "other": "a line"}[where]
+    kind = {"literal": "text", "regex": "pattern", "exception": "exception type"}.get(
+        spec.kind, "C++ assert site"
+    )
+    return f"{kind} “{spec.pattern}” on {place}"
+
+
+def score(index, normalised, parsed, fulltext=None):
+    """Candidates for the paste, best first, with confidence and reasons."""
+    root_lines, error_lines, generic_lines = _line_sets(normalised, parsed, index)
+    found = {}  # slug -> Candidate
+
+    def add(spec, kind, lines, where, generic=False):
+        entry = index.entries[spec.entry]
+        candidate = found.setdefault(entry.slug, Candidate(entry.slug, entry.code, entry.title))
+        factor = LOCATION_FACTOR[where]
+        if spec.scope == "root" and where != "root":
+            factor *= OFF_ROOT_PENALTY
+        weight = spec.weight * factor
+        candidate.reasons.append(
+            Reason(kind, _describe(spec, where), tuple(sorted(lines)), weight, generic)
+        )
+        candidate.score += weight
+
+    for hit in index.patterns.hits(normalised.text):
+        spec = index.text_specs[hit]
+        matches = index.patterns.matches(hit, normalised.text, limit=MAX_LINES_PER_HIT)
+        lines = {normalised.line_at(match.start()) for match in matches}
+        generic = bool(lines) and lines <= generic_lines
+        add(spec, "signature", lines, _where(lines, root_lines, error_lines), generic)
+
+    for spec in index.site_specs:
+        lines = {site.index for site in parsed.assert_sites if spec.pattern in site.path}
+        if lines:
+            add(spec, "assert_site", lines, _where(lines, root_lines, error_lines))
+
+    for spec in index.exception_specs:
+        if spec.entry not in found:
+            continue  # an exception type only supports other evidence
+        blocks = [b for b in parsed.exceptions if spec.pattern in (b.type, b.short_type)]
+        if blocks:
+            lines = {block.index for block in blocks}
+            add(spec, "exception", lines, _where(lines, root_lines, error_lines))
+
+    for candidate in found.values():
+        steps = index.entries[candidate.slug].fingerprint
+        matched = _fingerprint_lines(index, normalised, parsed, steps)
+        if matched:
+            candidate.reasons.append(
+                Reason("fingerprint", "the log fingerprint, in order", matched, FINGERPRINT_BONUS)
+            )
+            candidate.score += FINGERPRINT_BONUS
+
+    for slug, strength in (fulltext or {}).items():
+        entry = index.entries.get(slug)
+        if entry is None or strength <= 0:
+            continue
+        candidate = found.setdefault(slug, Candidate(entry.slug, entry.code, entry.title))
+        weight = FULLTEXT_WEIGHT * min(strength, 1.0)
+        candidate.reasons.append(Reason("fulltext", "words of the paste", (), weight))
+        candidate.score += weight
+
+    candidates = sorted(found.values(), key=lambda c: (-c.score, c.code))
+    for candidate in candidates:
+        candidate.confidence = round(1 - math.exp(-candidate.score / SCALE), 3)
+    return candidates
+
+
+def _fingerprint_lines(index, normalised, parsed, steps):
+    """The lines where the fingerprint's steps occur in order, or () if they do not all."""
+    if not steps:
+        return ()
+    matched, position = [], 0
+    levels = parsed.levels[:MAX_LEVEL_LINES]
+    for level, pattern in steps:
+        while position < len(levels):
+            line, line_level = levels[position]
+            position += 1
+            same_level = line_level == level or (level == "ERROR" and line_level == "CRITICAL")
+            if same_level and index.step_matches(pattern, normalised.lines[line].text):
+                matched.append(line)
+                break
+        else:
+            return ()
+    return tuple(matched)
+
+
+def verdict(candidates):
+    if not candidates:
+        return NO_MATCH
+    top = candidates[0]
+    runner_up = candidates[1].score if len(candidates) > 1 else 0.0
+    if (
+        top.confidence >= MATCH_CONFIDENCE
+        and top.has_specific_evidence
+        and top.score >= LEAD * runner_up
+    ):
+        return MATCH
+    if top.confidence >= POSSIBLE_CONFIDENCE:
+        return POSSIBLE
+    return NO_MATCH

@@ -1,0 +1,64 @@
+"""The engine fed from the database: the only part of kb.diagnosis that knows Django.
+
+The compiled engine (every published signature in one RE2 set) is built once per content
+version, i.e. the latest revision, and shared by every request of the process; an edit anywhere
+records a revision, so the next request rebuilds it.
+"""
+
+import threading
+from functools import lru_cache
+
+from django.conf import settings
+from django.db.models import Max
+
+from kb import fulltext
+from kb.diagnosis import Engine
+from kb.diagnosis.config import parse_config
+from kb.diagnosis.rank import EntryInfo, SignatureIndex, SignatureSpec
+from kb.models import Entry, Revision
+
+CONFIG_FILE = "diagnosis.yaml"
+_lock = threading.Lock()
+_engine = {"version": None, "engine": None}
+
+
+class ConfigError(Exception):
+    pass
+
+
+@lru_cache(maxsize=1)
+def load_config(path):
+    config, problems = parse_config(path.read_text("utf-8"))
+    if problems:
+        raise ConfigError("; ".join(f"{path}:{p.line}: {p.message}" for p in problems))
+    return config
+
+
+def content_version():
+    return Revision.objects.aggregate(latest=Max("id"))["latest"]
+
+
+def build_engine():
+    entries = Entry.objects.published().prefetch_related("signatures", "fingerprint")
+    infos, specs = [], []
+    for entry in entries:
+        steps = tuple((step.level, step.pattern) for step in entry.fingerprint.all())
+        infos.append(EntryInfo(entry.slug, entry.code, entry.title, steps))
+        specs += [
+            SignatureSpec(entry.slug, s.kind, s.pattern, s.weight, s.scope)
+            for s in entry.signatures.all()
+        ]
+    config = load_config(settings.TAXONOMY_DIR / CONFIG_FILE)
+    return Engine(SignatureIndex(infos, specs, config.generic_lines), config)
+
+
+def current_engine():
+    version = content_version()
+    with _lock:
+        if _engine["engine"] is None or _engine["version"] != version:
+            _engine["engine"], _engine["version"] = build_engine(), version
+        return _engine["engine"]
+
+
+def diagnose(text):
+    return current_engine().diagnose(text, fulltext=fulltext.search)

@@ -1,0 +1,93 @@
+"""Full-text search over entries: SQLite FTS5 on the embedded database, PostgreSQL's full-text
+search on PostgreSQL. The diagnosis engine uses it as a weak fallback; `index_entry` keeps it
+current and is called wherever an entry's revision is recorded."""
+
+from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+from django.db import connection
+
+from kb.models import Entry
+
+MAX_WORDS = 64
+MAX_SCANNED_CHARS = 20_000
+STOP_WORDS = frozenset(
+    [
+        "the", "and", "for", "with", "that", "this", "from", "are", "was", "not", "but", "you",
+        "your", "can", "has", "have", "will", "when", "which", "line", "file", "most", "recent",
+        "call", "last", "error", "traceback",
+    ]
+)  # fmt: skip
+_NOT_WORD = {c: " " for c in range(128) if not chr(c).isalnum() and chr(c) != "_"}
+
+
+def words(text, limit=MAX_WORDS):
+    """The distinct searchable words of `text` in order: plain string operations, no regex."""
+    found = {}  # an ordered set
+    for word in text[:MAX_SCANNED_CHARS].lower().translate(_NOT_WORD).split():
+        if 3 <= len(word) <= 40 and word[0].isalpha() and word not in STOP_WORDS:
+            found[word] = None
+            if len(found) >= limit:
+                break
+    return list(found)
+
+
+def entry_text(entry):
+    parts = [entry.code, entry.title, entry.summary, entry.explanation]
+    parts += [s.text for s in entry.symptoms.all()]
+    parts += [s.text for s in entry.sample_lines.all()]
+    parts += [s.pattern for s in entry.signatures.all() if s.kind == "literal"]
+    return "\n".join(parts)
+
+
+def index_entry(entry):
+    """Refresh the entry's row in the search index (published entries only are searchable)."""
+    text = entry_text(entry) if entry.is_published else ""
+    Entry.objects.filter(pk=entry.pk).update(search_text=text)
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM kb_entry_fts WHERE rowid = %s", [entry.pk])
+            if text:
+                cursor.execute(
+                    "INSERT INTO kb_entry_fts (rowid, body) VALUES (%s, %s)", [entry.pk, text]
+                )
+
+
+def search(text, limit=10):
+    """{slug: strength in (0, 1]} for the entries best matching the words of `text`."""
+    query = words(text)
+    if not query:
+        return {}
+    if connection.vendor == "postgresql":
+        return _search_postgresql(query, limit)
+    if connection.vendor == "sqlite":
+        return _search_sqlite(query, limit)
+    return {}
+
+
+def _search_sqlite(query, limit):
+    match = " OR ".join(f'"{word}"' for word in query)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT e.slug, bm25(kb_entry_fts) AS rank FROM kb_entry_fts "
+            "JOIN kb_entry e ON e.id = kb_entry_fts.rowid "
+            "WHERE kb_entry_fts MATCH %s ORDER BY rank LIMIT %s",
+            [match, limit],
+        )
+        rows = cursor.fetchall()
+    return _relative({slug: -rank for slug, rank in rows})
+
+
+def _search_postgresql(query, limit):
+    query = SearchQuery(" | ".join(query), search_type="raw", config="english")
+    rows = (
+        Entry.objects.published()
+        .annotate(rank=SearchRank(SearchVector("search_text", config="english"), query))
+        .filter(rank__gt=0)
+        .order_by("-rank")
+        .values_list("slug", "rank")[:limit]
+    )
+    return _relative(dict(rows))
+
+
+def _relative(ranks):
+    best = max(ranks.values(), default=0)
+    return {slug: rank / best for slug, rank in ranks.items() if best > 0 and rank > 0}

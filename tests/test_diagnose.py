@@ -1,0 +1,320 @@
+"""Recognising the seed failure in every form real jobs print it, and saying so plainly when
+the engine does not know."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+
+from kb.diagnosis import repository
+from kb.models import Revision, Signature, UnmatchedPaste
+from kb.triage import draft_from_unmatched
+from tests.test_diagnosis_text import ASSERT_LINE, TRACEBACK, prefixed
+
+SEED = "ddp-expect-autograd-hooks-assert"
+SPAWN = [
+    "W1130 08:42:41.519000 5856 torch/multiprocessing/spawn.py:165] Terminating process 5858",
+    "Traceback (most recent call last):",
+    '  File "/v/torch/multiprocessing/spawn.py", line 211, in join',
+    "    raise ProcessRaisedException(msg, error_index, failed_process.pid)",
+    "torch.multiprocessing.spawn.ProcessRaisedException: ",
+    "",
+    "-- Process 1 terminated with the following error:",
+    *TRACEBACK,
+]
+CHILD_FAILED = [
+    "Traceback (most recent call last):",
+    '  File "/v/bin/torchrun", line 8, in <module>',
+    "    sys.exit(main())",
+    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+    "============================================================",
+    "train.py FAILED",
+    "------------------------------------------------------------",
+    "Root Cause (first observed failure):",
+    "[0]:",
+    "  time      : 2026-11-30_08:42:51",
+    "  host      : localhost",
+    "  rank      : 0 (local_rank: 0)",
+    "  exitcode  : 1 (pid: 5893)",
+    "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+]
+LOGGED = [
+    "2026-11-30 08:42:40,001 INFO train: starting run, world size 2",
+    "2026-11-30 08:42:40,120 WARNING train: gradient accumulation over 4 micro-batches",
+    "2026-11-30 08:42:41,500 ERROR train: training step failed",
+    *TRACEBACK,
+]
+
+FORMS = {
+    "torchrun, every rank repeating": prefixed(1, TRACEBACK) + prefixed(0, TRACEBACK),
+    "torchrun with the ChildFailedError summary": prefixed(0, TRACEBACK) + CHILD_FAILED,
+    "interleaved ranks": [
+        line
+        for pair in zip(prefixed(0, TRACEBACK), prefixed(1, TRACEBACK), strict=True)
+        for line in pair
+    ],
+    "torch.multiprocessing.spawn": SPAWN,
+    "logging lines before the error": LOGGED,
+    "ANSI colours and CRLF": ["\x1b[1;31m" + line + "\x1b[0m\r" for line in TRACEBACK],
+    "the last line only": [ASSERT_LINE],
+    "the last line without the exception type": [ASSERT_LINE.split(": ", 1)[1]],
+    "an older release's path and line": [
+        '[rank0]: RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "../torch/csrc/'
+        'distributed/c10d/reducer.cpp":1603, please report a bug to PyTorch.'
+    ],
+    "a paste cut before the end of the message": [*TRACEBACK[:-1], ASSERT_LINE[:60]],
+}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_seed_failure_is_recognised_in_every_form(taxonomy, form):
+    diagnosis = repository.diagnose("\n".join(FORMS[form]))
+    assert diagnosis.verdict == "match", [
+        (c.slug, c.score, c.reasons) for c in diagnosis.candidates
+    ]
+    assert diagnosis.best.slug == SEED
+    assert diagnosis.best.confidence >= 0.6
+    assert any(reason.kind == "signature" for reason in diagnosis.best.reasons)
+
+
+def test_reasons_point_at_the_matched_lines(taxonomy):
+    text = "\n".join(["some setup output", *TRACEBACK])
+    diagnosis = repository.diagnose(text)
+    assert diagnosis.source_lines() == {len(TRACEBACK)}  # the assert line, 0-based
+    summaries = [reason.summary for reason in diagnosis.best.reasons]
+    assert "text “expect_autograd_hooks_ INTERNAL ASSERT FAILED” on the root exception" in (
+        summaries
+    )
+
+
+def test_the_first_failing_rank_comes_from_the_launcher(taxonomy):
+    assert repository.diagnose("\n".join(SPAWN)).first_failing_rank == 1
+    torchrun = prefixed(1, TRACEBACK) + prefixed(0, TRACEBACK) + CHILD_FAILED
+    assert repository.diagnose("\n".join(torchrun)).first_failing_rank == 0
+
+
+def test_the_log_fingerprint_adds_to_the_score(taxonomy):
+    logged = repository.diagnose("\n".join(LOGGED)).best
+    bare = repository.diagnose("\n".join(TRACEBACK)).best
+    assert any(reason.kind == "fingerprint" for reason in logged.reasons)
+    assert logged.score > bare.score
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\n".join(CHILD_FAILED),
+        "Traceback (most recent call last):",
+        "Process exited with exit code 1",
+        "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with exit code 1",
+    ],
+)
+def test_generic_lines_alone_never_match(taxonomy, text):
+    assert repository.diagnose(text).verdict != "match"
+
+
+def test_a_generic_signature_cannot_make_a_match(taxonomy, seed):
+    Signature.objects.filter(entry=seed).delete()
+    Signature.objects.create(entry=seed, kind="literal", pattern="ChildFailedError", weight=5)
+    Revision.objects.create(entry=seed, number=99, source="test", document="")
+    diagnosis = repository.diagnose("\n".join(CHILD_FAILED))
+    assert diagnosis.best.slug == SEED
+    assert diagnosis.best.reasons[0].generic
+    assert diagnosis.verdict == "possible"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x4 and 5x4)",
+        "ModuleNotFoundError: No module named 'transformers'",
+        "KeyError: 'label'",
+    ],
+)
+def test_failures_outside_the_knowledge_base_get_no_match(taxonomy, text):
+    assert repository.diagnose(text).verdict == "no_match"
+
+
+def test_drafts_are_not_matched(taxonomy, seed):
+    seed.status = "draft"
+    seed.save()
+    Revision.objects.create(entry=seed, number=99, source="test", document="")
+    assert repository.diagnose(ASSERT_LINE).verdict == "no_match"
+
+
+def test_the_engine_is_rebuilt_when_content_changes(taxonomy, seed):
+    first = repository.current_engine()
+    assert repository.current_engine() is first
+    Revision.objects.create(entry=seed, number=99, source="test", document="")
+    assert repository.current_engine() is not first
+
+
+# The results page, /diagnose, /go and the queue of unmatched pastes.
+
+
+def test_the_paste_box_shows_the_match_with_highlighted_lines(client, taxonomy):
+    text = "\n".join(prefixed(1, TRACEBACK) + prefixed(0, TRACEBACK))
+    response = client.post("/diagnose", {"q": text})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Recognised" in html and "DDP-001" in html
+    assert f'<span id="L{len(TRACEBACK)}" class="hit">' in html
+    assert '/kb/ddp-expect-autograd-hooks-assert/#checklist">Start the checklist' in html
+    assert "rank 1 failed first" not in html or "Ranks" in html
+
+
+def test_diagnose_by_get_for_links_next_to_errors(client, taxonomy):
+    response = client.get("/diagnose", {"q": ASSERT_LINE})
+    assert response.status_code == 200
+    assert "DDP-001" in response.content.decode()
+
+
+def test_go_redirects_straight_to_the_entry_on_a_match(client, taxonomy):
+    response = client.get("/go", {"q": ASSERT_LINE})
+    assert response.status_code == 302
+    assert response["Location"] == f"/kb/{SEED}/"
+
+
+def test_go_shows_the_results_when_unsure(client, taxonomy):
+    response = client.get("/go", {"q": "KeyError: 'label'"})
+    assert response.status_code == 200
+    assert "does not know this failure yet" in response.content.decode()
+
+
+def test_an_unknown_failure_is_queued_once_with_a_count(client, taxonomy):
+    for run in (1, 2):
+        client.post("/diagnose", {"q": f"KeyError: 'label' at /home/user{run}/data.py:{run}"})
+    paste = UnmatchedPaste.objects.get()
+    assert paste.count == 2
+    assert "user1" not in paste.masked_text
+    assert paste.masked_text.startswith("KeyError: 'label' at <path>/data.py:<n>")
+
+
+def test_staff_turn_an_unmatched_paste_into_a_draft_entry(client, taxonomy, staff):
+    client.post("/diagnose", {"q": "KeyError: 'label'"})
+    paste = UnmatchedPaste.objects.get()
+    entry = draft_from_unmatched(paste, author=staff)
+    assert entry.status == "draft" and entry.code == "NEW-001"
+    assert entry.revisions.get().author == staff
+    assert draft_from_unmatched(paste) == entry
+    client.force_login(staff)
+    response = client.post(
+        "/admin/kb/unmatchedpaste/",
+        {"action": "make_drafts", "_selected_action": [paste.pk]},
+    )
+    assert response.status_code == 302
+
+
+def test_the_unmatched_queue_is_for_staff_only(client, taxonomy):
+    response = client.get("/admin/kb/unmatchedpaste/")
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    [
+        ({"q": "   "}, 400, "The paste is empty"),
+        ({"q": "\x01\x02\x03\x04" * 100}, 400, "does not look like text"),
+        ({"q": "x" * 1_000_001}, 413, "larger than 1 MB"),
+    ],
+)
+def test_unusable_pastes_get_a_clear_4xx(client, taxonomy, data, status, message):
+    response = client.post("/diagnose", data)
+    assert response.status_code == status
+    assert message in response.content.decode()
+
+
+def test_a_very_large_request_is_a_413_not_a_500(client, taxonomy, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    response = client.post("/diagnose", {"q": "x" * 5000})
+    assert response.status_code == 413
+
+
+def test_diagnose_without_a_query_goes_to_the_paste_box(client, db):
+    assert client.get("/diagnose")["Location"] == "/"
+
+
+def test_pasted_html_is_shown_escaped(client, taxonomy):
+    html = client.post("/diagnose", {"q": "<script>alert(1)</script>\n" + ASSERT_LINE})
+    assert "<script>alert(1)</script>" not in html.content.decode()
+
+
+# The JSON API and its OpenAPI description.
+
+
+def post_json(client, body, **extra):
+    return client.post("/api/diagnose", body, content_type="application/json", **extra)
+
+
+def test_api_returns_verdict_matches_and_facts(client, taxonomy):
+    text = "\n".join(["    model = DDP(model, static_graph=True)", *TRACEBACK])
+    response = post_json(client, {"text": text})
+    body = response.json()
+    assert response.status_code == 200
+    assert body["verdict"] == "match"
+    best = body["matches"][0]
+    assert (best["slug"], best["code"]) == (SEED, "DDP-001")
+    assert best["url"] == f"http://testserver/kb/{SEED}/"
+    assert best["confidence"] > 0.6
+    assert best["reasons"][0]["lines"] == [len(TRACEBACK) + 1]
+    assert body["facts"]["static_graph"] == "yes"
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "status"),
+    [
+        (b"not json", "application/json", 400),
+        (b"\xff\xfe\x00", "application/json", 400),
+        (b'{"text": 3}', "application/json", 400),
+        (b'["text"]', "application/json", 400),
+        (b'{"text": ""}', "application/json", 400),
+        (b"text=hello", "application/x-www-form-urlencoded", 415),
+        (json.dumps({"text": "y" * 1_000_001}).encode(), "application/json", 413),
+    ],
+)
+def test_api_answers_bad_requests_with_a_json_error(client, db, body, content_type, status):
+    response = client.post("/api/diagnose", body, content_type=content_type)
+    assert response.status_code == status
+    assert "error" in response.json()
+
+
+def test_api_needs_no_csrf_token(taxonomy):
+    from django.test import Client
+
+    response = post_json(Client(enforce_csrf_checks=True), {"text": ASSERT_LINE})
+    assert response.status_code == 200
+
+
+def test_openapi_document_describes_the_api(client, db):
+    document = client.get("/api/openapi.json").json()
+    assert document["openapi"].startswith("3.")
+    operation = document["paths"]["/api/diagnose"]["post"]
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema["properties"]["verdict"]["enum"] == ["match", "possible", "no_match"]
+
+
+# The command line.
+
+
+def test_cli_prints_one_json_object_per_file(taxonomy, tmp_path, capsys):
+    match = tmp_path / "match.log"
+    match.write_text("\n".join(TRACEBACK))
+    unknown = tmp_path / "unknown.log"
+    unknown.write_text("KeyError: 'label'")
+    call_command("diagnose", "--json", str(match), str(unknown))
+    lines = capsys.readouterr().out.splitlines()
+    answers = [json.loads(line) for line in lines]
+    assert [(a["input"], a["verdict"]) for a in answers] == [
+        (str(match), "match"),
+        (str(unknown), "no_match"),
+    ]
+    assert answers[0]["matches"][0]["url"].endswith(f"/kb/{SEED}/")
+
+
+def test_cli_reads_standard_input(taxonomy, monkeypatch, capsys):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ASSERT_LINE.encode())))
+    call_command("diagnose", "-")
+    assert capsys.readouterr().out.startswith("-: match DDP-001")

@@ -1,0 +1,244 @@
+"""Normalising and parsing pasted output: pure functions, no database."""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from kb.diagnosis.config import parse_config
+from kb.diagnosis.facts import FactRules
+from kb.diagnosis.mask import mask
+from kb.diagnosis.normalize import normalise, strip_log_prefix, strip_rank
+from kb.diagnosis.parse import parse
+
+ASSERT_LINE = (
+    'RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
+    'torch/csrc/distributed/c10d/reducer.cpp":1732, please report a bug to PyTorch. '
+)
+TRACEBACK = [
+    "Traceback (most recent call last):",
+    '  File "/work/train.py", line 43, in main',
+    "    loss.backward()",
+    '  File "/venv/lib/python3.11/site-packages/torch/_tensor.py", line 623, in backward',
+    "    torch.autograd.backward(",
+    ASSERT_LINE,
+]
+
+
+@pytest.fixture(scope="module")
+def config():
+    text = Path(settings.TAXONOMY_DIR, "diagnosis.yaml").read_text()
+    parsed, problems = parse_config(text)
+    assert problems == []
+    return parsed
+
+
+def prefixed(rank, lines):
+    return [f"[rank{rank}]: {line}" for line in lines]
+
+
+@pytest.mark.parametrize(
+    ("line", "rank", "rest"),
+    [
+        ("[rank1]: Traceback (most recent call last):", 1, "Traceback (most recent call last):"),
+        ("[rank12]:   File x", 12, "  File x"),
+        ("[default0]:hello", 0, "hello"),
+        ("[rank0]: [rank0]: [rank0]: deep", 0, "deep"),
+        ("[ranking]: not a prefix", None, "[ranking]: not a prefix"),
+    ],
+)
+def test_rank_prefixes_are_removed_and_remembered(line, rank, rest):
+    assert strip_rank(line) == (rank, rest)
+
+
+@pytest.mark.parametrize(
+    ("line", "level", "rest"),
+    [
+        ("2026-11-30 08:42:51,373 - INFO - training starts", "INFO", "training starts"),
+        ("2026-11-30 08:42:51,373 WARNING accumulating 4 steps", "WARNING", "accumulating 4 steps"),
+        ("[2026-11-30 08:42:51,373][train][ERROR] - it broke", "ERROR", "it broke"),
+        ("2026-11-30T08:42:51Z ERROR it broke", "ERROR", "it broke"),
+        ("WARNING:root:careful", "WARNING", "careful"),
+        ("INFO: starting", "INFO", "starting"),
+        (
+            "E1130 08:42:51.373000 5875 torch/distributed/elastic/multiprocessing/api.py:1002]"
+            " failed (exitcode: 1)",
+            "ERROR",
+            "failed (exitcode: 1)",
+        ),
+        (
+            "[W1130 07:25:51.838722244 reducer.cpp:1529] Warning: find_unused_parameters=True",
+            "WARNING",
+            "Warning: find_unused_parameters=True",
+        ),
+        ("RuntimeError: boom", None, "RuntimeError: boom"),
+        ('  File "x.py", line 1, in f', None, '  File "x.py", line 1, in f'),
+    ],
+)
+def test_log_prefixes_are_removed_and_their_level_kept(line, level, rest):
+    assert strip_log_prefix(line) == (level, rest)
+
+
+def test_every_rank_printing_the_same_traceback_is_kept_once():
+    text = "\n".join(prefixed(1, TRACEBACK) + prefixed(0, TRACEBACK))
+    normalised = normalise(text)
+    assert [line.text for line in normalised.lines] == [line.rstrip() for line in TRACEBACK]
+    assert normalised.ranks == [1, 0]
+    assert {line.rank for line in normalised.lines} == {1}
+
+
+def test_interleaved_ranks_are_collapsed_too():
+    interleaved = [
+        line
+        for pair in zip(prefixed(0, TRACEBACK), prefixed(1, TRACEBACK), strict=True)
+        for line in pair
+    ]
+    assert len(normalise("\n".join(interleaved)).lines) == len(TRACEBACK)
+
+
+def test_ranks_that_print_different_lines_keep_them():
+    other = TRACEBACK[:-1] + ["RuntimeError: something else on rank 1"]
+    normalised = normalise("\n".join(prefixed(0, TRACEBACK) + prefixed(1, other)))
+    texts = [line.text for line in normalised.lines]
+    assert "RuntimeError: something else on rank 1" in texts
+    assert ASSERT_LINE.rstrip() in texts
+
+
+def test_ansi_colours_carriage_returns_and_nul_bytes_are_removed():
+    text = "\x1b[31mRuntimeError\x1b[0m: boom\r\n\x00second line\rthird"
+    normalised = normalise(text)
+    texts = [line.text for line in normalised.lines]
+    assert texts == ["RuntimeError: boom", "second line", "third"]
+    assert normalised.original[0] == "RuntimeError: boom"
+
+
+def test_each_normalised_line_knows_its_line_in_the_paste():
+    text = "\n".join(["intro"] + prefixed(1, TRACEBACK) + prefixed(0, TRACEBACK) + ["outro"])
+    normalised = normalise(text)
+    assert normalised.lines[-1].source == len(TRACEBACK) * 2 + 1
+    offset = normalised.text.index("expect_autograd_hooks_")
+    assert normalised.lines[normalised.line_at(offset)].text.startswith("RuntimeError")
+
+
+def test_parse_finds_frames_exception_and_assert_site():
+    parsed = parse(normalise("\n".join(TRACEBACK)))
+    root = parsed.root
+    assert root.type == "RuntimeError"
+    assert root.message.startswith("expect_autograd_hooks_ INTERNAL ASSERT FAILED")
+    assert [(f.path, f.lineno, f.function) for f in root.frames] == [
+        ("/work/train.py", 43, "main"),
+        ("/venv/lib/python3.11/site-packages/torch/_tensor.py", 623, "backward"),
+    ]
+    assert root.frames[0].code == "loss.backward()"
+    [site] = parsed.assert_sites
+    assert site.path.endswith("torch/csrc/distributed/c10d/reducer.cpp")
+    assert site.lineno == 1732
+
+
+def test_the_root_failure_is_the_child_error_not_the_spawn_wrapper(config):
+    text = "\n".join(
+        [
+            "Traceback (most recent call last):",
+            '  File "/venv/torch/multiprocessing/spawn.py", line 211, in join',
+            "    raise ProcessRaisedException(msg, error_index, failed_process.pid)",
+            "torch.multiprocessing.spawn.ProcessRaisedException: ",
+            "",
+            "-- Process 1 terminated with the following error:",
+            *TRACEBACK,
+        ]
+    )
+    parsed = parse(normalise(text), config.wrapper_exceptions)
+    assert [block.short_type for block in parsed.exceptions] == [
+        "ProcessRaisedException",
+        "RuntimeError",
+    ]
+    assert parsed.root.type == "RuntimeError"
+
+
+def test_a_pasted_last_line_alone_is_an_exception():
+    parsed = parse(normalise(ASSERT_LINE))
+    assert parsed.root.type == "RuntimeError"
+    assert parsed.assert_sites[0].lineno == 1732
+
+
+def test_multi_line_messages_are_kept_whole():
+    text = "\n".join(
+        [
+            "Traceback (most recent call last):",
+            '  File "t.py", line 1, in <module>',
+            "RuntimeError: Expected to have finished reduction in the prior iteration.",
+            "Parameter indices which did not receive grad for rank 0: 2 3",
+            "",
+            "unrelated line",
+        ]
+    )
+    root = parse(normalise(text)).root
+    assert root.message.endswith("did not receive grad for rank 0: 2 3")
+    assert "unrelated" not in root.message
+
+
+def test_truncated_paste_without_exception_line_has_no_root():
+    parsed = parse(normalise("\n".join(TRACEBACK[:3])))
+    assert parsed.root is None
+
+
+def test_levels_come_in_order_with_exceptions_as_errors():
+    text = "\n".join(
+        [
+            "2026-11-30 08:00:00,000 INFO start",
+            "2026-11-30 08:00:01,000 WARNING early",
+            "/x/y.py:3: UserWarning: careful",
+            *TRACEBACK,
+        ]
+    )
+    parsed = parse(normalise(text))
+    assert [level for _, level in parsed.levels] == ["INFO", "WARNING", "WARNING", "ERROR"]
+
+
+def test_facts_are_what_the_text_proves(config):
+    text = "\n".join(
+        [
+            "Traceback (most recent call last):",
+            '  File "/v/site-packages/transformers/trainer.py", line 2200, in train',
+            '  File "/v/site-packages/accelerate/accelerator.py", line 10, in backward',
+            '  File "/v/site-packages/torch/utils/checkpoint.py", line 300, in backward',
+            '  File "/v/site-packages/torch/distributed/run.py", line 1028, in main',
+            "    model = DDP(model, static_graph=True)",
+            "TORCH_DISTRIBUTED_DEBUG=DETAIL",
+            "torch==2.13.0",
+            ASSERT_LINE,
+        ]
+    )
+    normalised = normalise(text)
+    facts = FactRules(config.facts).extract(normalised, parse(normalised))
+    values = {key: fact.value for key, fact in facts.items()}
+    assert values == {
+        "framework": "hf_trainer",
+        "gradient_checkpointing": "yes",
+        "static_graph": "yes",
+        "torch_distributed_debug": "DETAIL",
+        "launcher": "torchrun",
+        "torch_version": "2.13.0",
+    }
+    assert normalised.lines[facts["static_graph"].line].text.endswith("static_graph=True)")
+
+
+def test_no_fact_is_guessed(config):
+    normalised = normalise(ASSERT_LINE)
+    assert FactRules(config.facts).extract(normalised, parse(normalised)) == {}
+
+
+def test_masking_removes_paths_numbers_and_addresses():
+    masked = mask('RuntimeError: at "/home/alice/run/reducer.cpp":1732 on 10.0.0.7:29500 0x7ffe12')
+    assert masked == 'RuntimeError: at "<path>/reducer.cpp":<n> on <addr> <hex>'
+    assert "alice" not in masked
+
+
+def test_hostile_input_takes_linear_time():
+    huge_line = "x" * 1_000_000
+    frames = '  File "a.py", line 1, in f\n    f()\n' * 50_000
+    nested = "[rank0]: " * 10_000 + "RuntimeError: deep"
+    for text in (huge_line, frames, nested, "\x00" * 100_000, "\x1b[" * 100_000):
+        normalised = normalise(text)
+        parse(normalised)
+    assert parse(normalise(nested)).root.message == "deep"
