@@ -1,5 +1,7 @@
 from django import forms
 from django.contrib import admin
+from django.db import models
+from django.forms import Textarea
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -61,14 +63,20 @@ class FixInline(OrderedInline):
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
+# Output lines and patterns keep their whitespace: the assert message really ends in a space.
+KEEP_WHITESPACE = {models.TextField: {"strip": False, "widget": Textarea(attrs={"rows": 2})}}
+
+
 class SignatureInline(admin.TabularInline):
     model = Signature
     extra = 0
+    formfield_overrides = KEEP_WHITESPACE
 
 
 class SampleLineInline(admin.TabularInline):
     model = SampleLine
     extra = 0
+    formfield_overrides = KEEP_WHITESPACE
 
 
 class FingerprintStepInline(admin.TabularInline):

@@ -103,9 +103,9 @@ def test_the_reentrant_checkpointing_fix_passes_use_reentrant_false(seed):
         assert "use_reentrant" in snippet.code and "False" in snippet.code
 
 
-def test_both_sample_output_lines(seed):
+def test_both_sample_output_lines_of_the_seed(seed):
     lines = [line.text for line in seed.sample_lines.all()]
-    assert lines == [
+    assert lines[:2] == [
         '[rank0]: RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "../torch/csrc/'
         'distributed/c10d/reducer.cpp":1603, please report a bug to PyTorch.',
         "[rank0]: No no_sync() context - works without error",
@@ -158,3 +158,12 @@ def test_the_note_on_adapting_the_loop_to_frameworks(seed):
     assert "declarative and reproducible" in seed.base_loop_note
     flag = seed.config_flags.get()
     assert (flag.framework.key, flag.flag) == ("hf_trainer", 'lr_scheduler_type="cosine"')
+
+
+def test_each_trigger_records_where_it_was_tried(seed):
+    """The lab's findings on torch 2.13.0 (tools/repro/README.md) and the reference's."""
+    triggers = {trigger.key: trigger for trigger in seed.triggers.all()}
+    assert "2.13.0" in triggers["static_graph"].verified_on
+    assert "2.13.0" in triggers["no_sync_mismatch"].verified_on
+    assert "2.13.0" in triggers["reentrant_checkpointing"].not_reproduced_on
+    assert "no_sync()" in triggers["multiple_backward"].note

@@ -258,7 +258,9 @@ def test_content_lint_refuses_a_snippet_that_is_not_python(fixtures_copy, capsys
 def test_content_lint_needs_a_signature_that_matches_the_sample_output(fixtures_copy, capsys):
     path = seed_file(fixtures_copy)
     text = path.read_text()
-    path.write_text(text.replace('INTERNAL ASSERT FAILED at "../', 'assert failed at "../'))
+    for prefix in ("../", "/__w/"):  # the sample lines' paths; the signatures have none
+        text = text.replace(f'INTERNAL ASSERT FAILED at "{prefix}', f'assert failed at "{prefix}')
+    path.write_text(text)
     with pytest.raises(CommandError):
         call_command("check_taxonomy", str(fixtures_copy))
     assert "no signature matches any sample output line" in capsys.readouterr().err

@@ -31,6 +31,9 @@ GLOG_LEVELS = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
 RANK_TAGS = ("[rank", "[default")
 SEPARATORS = " \t-:|[]()"
 DIGIT_MASK = str.maketrans("0123456789", "0000000000")
+TIMESTAMP_CHARS = "0123456789-:.,T_Z+/"
+LEVEL_STARTS = tuple(LEVEL_WORDS)
+HEADER_STARTS = frozenset("0123456789[" + "".join({word[0] for word in LEVEL_WORDS}))
 
 
 @dataclass(slots=True)
@@ -82,13 +85,16 @@ def _is_timestamp(token):
     token = token.strip("[]()")
     if len(token) < 8 or not token[0].isdigit():
         return False
-    return all(c.isdigit() or c in "-:.,T_Z+/" for c in token) and (
+    return not token.strip(TIMESTAMP_CHARS) and (
         token.count(":") >= 2 or token.count("-") >= 2 or token.count("/") >= 2
     )
 
 
 def strip_log_prefix(line):
     """Return (level or None, the line without its logging header)."""
+    first = line[:1]
+    if first not in HEADER_STARTS:
+        return None, line  # most lines (frames, code, messages): one cheap test
     if len(line) > 6 and line[0] in GLOG_LEVELS and line[1:5].isdigit() and line[5] == " ":
         # glog / torch.distributed.elastic: "E1130 08:42:51.373000 5875 path.py:1002] text"
         end = line.find("] ", 6, 200)
@@ -115,6 +121,8 @@ def strip_log_prefix(line):
             return LEVEL_WORDS[colon_word], message.lstrip()
         return LEVEL_WORDS[colon_word], rest.lstrip()
 
+    if not (first.isdigit() or line.startswith(LEVEL_STARTS)):
+        return None, line
     tokens = head.split()
     position, skipped = 0, 0
     for token in tokens[:6]:
@@ -158,12 +166,18 @@ def _strip_bracket_groups(line):
     return level, line[position:].lstrip(SEPARATORS + ",")
 
 
-def _implied_level(text):
-    """Lines that are warnings by their text: Python's `UserWarning: ...` and friends."""
-    head = text[:300]
-    if "Warning: " in head or head.startswith("Warning:"):
-        return "WARNING"
-    return None
+def _printed_by_another_rank(streams, stream, position, text):
+    """Every rank prints the same traceback: a line is a copy when another rank printed the
+    same text (up to digits: pids, rank numbers) at the same point of its output."""
+    for other in streams.values():
+        if other is stream or len(other) <= position:
+            continue
+        seen = other[position]
+        if seen == text or (
+            len(seen) == len(text) and seen.translate(DIGIT_MASK) == text.translate(DIGIT_MASK)
+        ):
+            return True
+    return False
 
 
 def normalise(text):
@@ -178,22 +192,20 @@ def normalise(text):
 
     lines, ranks, streams = [], [], {}
     for index, raw in enumerate(original):
-        rank, rest = strip_rank(raw)
+        rank, rest = strip_rank(raw) if raw[:1] == "[" else (None, raw)
         level, rest = strip_log_prefix(rest)
         rest = rest.rstrip()
-        level = level or _implied_level(rest)
+        if level is None and "Warning:" in rest[:300]:
+            level = "WARNING"  # Python's `UserWarning: ...` and C++ `Warning: ...`
         if rank is not None:
-            stream = streams.setdefault(rank, [])
-            if not stream:
+            stream = streams.get(rank)
+            if stream is None:
+                stream = streams[rank] = []
                 ranks.append(rank)
-            key = rest.translate(DIGIT_MASK)
             position = len(stream)
-            stream.append(key)
-            if any(
-                other is not stream and len(other) > position and other[position] == key
-                for other in streams.values()
-            ):
-                continue  # another rank printed the same line at the same point
+            stream.append(rest)
+            if len(streams) > 1 and _printed_by_another_rank(streams, stream, position, rest):
+                continue
         lines.append(Line(rest, index, rank, level))
 
     offsets, total = [], 0

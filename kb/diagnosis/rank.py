@@ -64,7 +64,7 @@ class SignatureIndex:
         return self._step_patterns.regex(self._step_index[pattern]).search(text) is not None
 
 
-def _line_sets(normalised, parsed, index):
+def _line_sets(normalised, parsed):
     root = parsed.root
     if root is not None:
         root_lines = set(range(root.index, root.last_index + 1))
@@ -77,11 +77,7 @@ def _line_sets(normalised, parsed, index):
     error_lines = {i for i, level in parsed.levels if level in ("ERROR", "CRITICAL")}
     for block in parsed.exceptions:
         error_lines.update(range(block.index, block.last_index + 1))
-    generic_lines = set()
-    for hit in index.generic.hits(normalised.text):
-        for match in index.generic.matches(hit, normalised.text, limit=200):
-            generic_lines.add(normalised.line_at(match.start()))
-    return root_lines, error_lines, generic_lines
+    return root_lines, error_lines
 
 
 def _where(lines, root_lines, error_lines):
@@ -102,8 +98,16 @@ def _describe(spec, where):
 
 def score(index, normalised, parsed, fulltext=None):
     """Candidates for the paste, best first, with confidence and reasons."""
-    root_lines, error_lines, generic_lines = _line_sets(normalised, parsed, index)
+    root_lines, error_lines = _line_sets(normalised, parsed)
     found = {}  # slug -> Candidate
+    generic_cache = {}
+
+    def generic(lines):
+        """Only lines that signatures hit are checked against the generic patterns."""
+        for line in lines:
+            if line not in generic_cache:
+                generic_cache[line] = bool(index.generic.hits(normalised.lines[line].text))
+        return bool(lines) and all(generic_cache[line] for line in lines)
 
     def add(spec, kind, lines, where, generic=False):
         entry = index.entries[spec.entry]
@@ -121,8 +125,7 @@ def score(index, normalised, parsed, fulltext=None):
         spec = index.text_specs[hit]
         matches = index.patterns.matches(hit, normalised.text, limit=MAX_LINES_PER_HIT)
         lines = {normalised.line_at(match.start()) for match in matches}
-        generic = bool(lines) and lines <= generic_lines
-        add(spec, "signature", lines, _where(lines, root_lines, error_lines), generic)
+        add(spec, "signature", lines, _where(lines, root_lines, error_lines), generic(lines))
 
     for spec in index.site_specs:
         lines = {site.index for site in parsed.assert_sites if spec.pattern in site.path}
