@@ -5,6 +5,8 @@ Source: shared/seed/000_7c100766e5b03e6c.txt. Each test names the part of the se
 
 import ast
 
+from kb.snippets import render_snippet
+
 
 def test_identity_title_and_summary(seed):
     assert seed.code == "DDP-001"
@@ -84,7 +86,7 @@ def test_each_fix_says_why_it_works_and_which_trigger_it_resolves(seed):
         "single-backward": ["multiple_backward"],
         "non-reentrant-checkpointing": ["reentrant_checkpointing"],
         "align-no-sync": ["no_sync_mismatch"],
-        "static-graph-off": ["static_graph"],
+        "static-graph-off": ["no_sync_mismatch", "static_graph"],
     }
     assert "restores the one-backward-per-forward assumption" in fixes["single-backward"].why
     assert "without re-running the forward" in fixes["non-reentrant-checkpointing"].why
@@ -94,13 +96,13 @@ def test_each_fix_says_why_it_works_and_which_trigger_it_resolves(seed):
         frameworks = [snippet.framework.key for snippet in fix.snippets.all()]
         assert frameworks[0] == "pytorch"
         for snippet in fix.snippets.all():
-            ast.parse(snippet.code)
+            ast.parse(render_snippet(snippet.code))
 
 
 def test_the_reentrant_checkpointing_fix_passes_use_reentrant_false(seed):
     fix = seed.fixes.get(key="non-reentrant-checkpointing")
     for snippet in fix.snippets.all():
-        assert "use_reentrant" in snippet.code and "False" in snippet.code
+        assert "use_reentrant" in snippet.code and "False" in render_snippet(snippet.code)
 
 
 def test_both_sample_output_lines_of_the_seed(seed):

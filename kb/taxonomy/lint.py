@@ -3,12 +3,15 @@
 A published entry must be usable end to end: a person can recognise it (symptoms, sample
 output), a paste can match it (signatures that match its own sample output), the wizard can
 confirm each trigger (a check) and the result can resolve it (a fix), and every Python snippet
-is valid Python.
+is valid Python once rendered (snippets are templates, see kb/snippets.py).
 """
 
 import ast
 
+from django.template import TemplateSyntaxError
+
 from kb.patterns import compile_regex, regex_for
+from kb.snippets import render_snippet
 from kb.taxonomy.document import display_path
 
 REQUIRED_WHEN_PUBLISHED = {
@@ -67,10 +70,11 @@ def _python_problems(doc, lines):
         if not code:
             continue
         try:
-            ast.parse(code)
+            ast.parse(render_snippet(code))
+        except TemplateSyntaxError as error:
+            yield lines.get(path, 1), f"{path} is not a valid snippet template: {error}"
         except SyntaxError as error:
-            line = lines.get(path, 1) + (error.lineno or 0)
-            yield line, f"{path} is not valid Python: {error.msg}"
+            yield lines.get(path, 1), f"{path} is not valid Python once rendered: {error.msg}"
 
 
 def lint_taxonomy(taxonomy, root):
