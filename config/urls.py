@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from kb import api
+from wizard import views as wizard_views
 
 admin.site.site_header = "Faultline administration"
 admin.site.site_title = "Faultline"
@@ -10,5 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/diagnose", api.diagnose, name="api-diagnose"),
     path("api/openapi.json", api.openapi, name="api-openapi"),
+    path("api/wizard/", wizard_views.step_json, name="api-wizard"),
+    path("wizard/", include("wizard.urls")),
     path("", include("kb.urls")),
 ]

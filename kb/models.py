@@ -183,6 +183,11 @@ class Trigger(models.Model):
     not_reproduced_on = models.JSONField(
         default=list, blank=True, help_text="PyTorch versions where it was tried and did not."
     )
+    together_with = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Keys of this entry's triggers that cause the failure together with this one.",
+    )
     note = models.TextField(blank=True)
 
     class Meta:
@@ -207,6 +212,17 @@ class Check(models.Model):
     )
     rules_out = models.ForeignKey(
         Trigger, null=True, blank=True, on_delete=models.SET_NULL, related_name="ruled_out_by"
+    )
+    expected = models.CharField(
+        max_length=3,
+        blank=True,
+        choices=[("yes", "yes"), ("no", "no")],
+        help_text="The answer this entry expects whatever its trigger (blank: no expectation).",
+    )
+    fact = models.CharField(
+        max_length=80,
+        blank=True,
+        help_text="key=value: a paste proving this fact answers yes (another value: no).",
     )
 
     class Meta:

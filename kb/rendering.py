@@ -34,6 +34,14 @@ def render_markdown(text):
     return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES)
 
 
+def render_inline_markdown(text):
+    """One line of Markdown (`code`, *emphasis*, links) without the surrounding paragraph."""
+    html = render_markdown(text).strip()
+    if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
+        html = html[3:-4]
+    return html
+
+
 def highlight_code(code, language="python"):
     try:
         lexer = get_lexer_by_name(language)

@@ -21,5 +21,14 @@ def render_snippet(template, **values):
 
 
 def uses(template, variable):
-    """Whether the snippet depends on `variable` (so the wizard needs to ask for it)."""
-    return variable in template
+    """Whether a template tag of the snippet names `variable` (so the wizard must ask it)."""
+    for opening, closing in (("{{", "}}"), ("{%", "%}")):
+        start = template.find(opening)
+        while start != -1:
+            end = template.find(closing, start)
+            if end == -1:
+                break
+            if variable in template[start + 2 : end].split():
+                return True
+            start = template.find(opening, end)
+    return False

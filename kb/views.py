@@ -15,6 +15,7 @@ from kb.models import Category, Entry, EntryAlias, Sibling
 from kb.paste import PasteError, accept_paste
 from kb.tree import category_tree, find_node
 from kb.triage import record_unmatched
+from wizard import links as wizard_links
 
 
 def _entries(request):
@@ -56,7 +57,7 @@ def diagnose(request):
     diagnosis = repository.diagnose(text)
     if diagnosis.verdict == NO_MATCH:
         record_unmatched(diagnosis)
-    return render(request, "kb/diagnose.html", _results_context(diagnosis))
+    return render(request, "kb/diagnose.html", _results_context(request, diagnosis))
 
 
 @require_GET
@@ -71,7 +72,7 @@ def go(request):
         return redirect("kb:entry", diagnosis.best.slug)
     if diagnosis.verdict == NO_MATCH:
         record_unmatched(diagnosis)
-    return render(request, "kb/diagnose.html", _results_context(diagnosis))
+    return render(request, "kb/diagnose.html", _results_context(request, diagnosis))
 
 
 def _paste_refused(request, error):
@@ -79,12 +80,14 @@ def _paste_refused(request, error):
     return render(request, "kb/home.html", context, status=error.status)
 
 
-def _results_context(diagnosis):
+def _results_context(request, diagnosis):
     best = diagnosis.best
+    entry = _entries(request).filter(slug=best.slug).first() if best else None
     return {
         "diagnosis": diagnosis,
         "best": best,
         "best_url": reverse("kb:entry", args=[best.slug]) if best else None,
+        "wizard_url": wizard_links.from_paste(entry, diagnosis.facts) if entry else None,
         "reasons": results.reason_rows(diagnosis, best) if best else [],
         "others": diagnosis.candidates[1:6],
         "lines": results.paste_lines(diagnosis),

@@ -71,7 +71,8 @@ class FormFields(HTMLParser):
         if tag == "input" and name and attrs.get("type") not in ("submit", "button", "file"):
             if attrs.get("type") in ("checkbox", "radio") and "checked" not in attrs:
                 return
-            self.data.append([name, attrs.get("value", "on" if attrs.get("type") else "")])
+            checkable = attrs.get("type") in ("checkbox", "radio")
+            self.data.append([name, attrs.get("value", "on" if checkable else "")])
         elif tag == "textarea" and name:
             self._textarea = [name, ""]
             self.data.append(self._textarea)

@@ -42,6 +42,13 @@ def _matching(regex, what):
     return check
 
 
+def _fact_check(value):
+    fact_key, equals, fact_value = value.partition("=")
+    if not equals or not KEY_RE.match(fact_key) or not fact_value:
+        return f"{value!r} is not key=value (a fact of fixtures/diagnosis.yaml)"
+    return None
+
+
 def _regex_check(value):
     return pattern_error("regex", value)
 
@@ -67,6 +74,7 @@ ENTRY = Map(
                     "text": Text(required=True),
                     "verified_on": versions,
                     "not_reproduced_on": versions,
+                    "together_with": Seq(key, unique=True),
                     "note": Text(),
                 }
             ),
@@ -82,6 +90,8 @@ ENTRY = Map(
                     "positive_means": Text(required=True),
                     "confirms": Nullable(key),
                     "rules_out": Nullable(key),
+                    "expected": Text(choices=("yes", "no")),
+                    "fact": Text(check=_fact_check),
                 }
             ),
             unique_by="key",
@@ -209,6 +219,13 @@ def _reference_problems(document, lines):
             if target is not None and target not in trigger_keys:
                 line = lines.get(f"checks[{index}].{name}", 1)
                 problems.append(Problem(line, f"checks[{index}].{name}: no trigger {target!r}"))
+    for index, trigger in enumerate(document["triggers"], 1):
+        for position, target in enumerate(trigger["together_with"], 1):
+            if target not in trigger_keys or target == trigger["key"]:
+                line = lines.get(f"triggers[{index}].together_with[{position}]", 1)
+                problems.append(
+                    Problem(line, f"triggers[{index}].together_with: no other trigger {target!r}")
+                )
     for index, fix in enumerate(document["fixes"], 1):
         for position, target in enumerate(fix["resolves"], 1):
             if target not in trigger_keys:

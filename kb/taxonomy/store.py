@@ -203,6 +203,7 @@ def entry_document(entry):
                 "text": trigger.text,
                 "verified_on": list(trigger.verified_on),
                 "not_reproduced_on": list(trigger.not_reproduced_on),
+                "together_with": list(trigger.together_with),
                 "note": trigger.note,
             }
             for trigger in triggers
@@ -216,6 +217,8 @@ def entry_document(entry):
                 "positive_means": check.positive_means,
                 "confirms": by_pk.get(check.confirms_id),
                 "rules_out": by_pk.get(check.rules_out_id),
+                "expected": check.expected,
+                "fact": check.fact,
             }
             for check in entry.checks.all()
         ],
@@ -345,6 +348,7 @@ def _write_entry_fields(entry, doc, categories, frameworks):
             text=item["text"],
             verified_on=item["verified_on"],
             not_reproduced_on=item["not_reproduced_on"],
+            together_with=item["together_with"],
             note=item["note"],
         )
     Check.objects.bulk_create(
@@ -357,6 +361,8 @@ def _write_entry_fields(entry, doc, categories, frameworks):
             positive_means=item["positive_means"],
             confirms=triggers.get(item["confirms"]),
             rules_out=triggers.get(item["rules_out"]),
+            expected=item["expected"],
+            fact=item["fact"],
         )
         for i, item in enumerate(doc["checks"])
     )

@@ -1,7 +1,7 @@
 from django import template
 from django.utils.safestring import mark_safe
 
-from kb.rendering import highlight_code, render_markdown
+from kb.rendering import highlight_code, render_inline_markdown, render_markdown
 
 register = template.Library()
 
@@ -9,6 +9,11 @@ register = template.Library()
 @register.filter
 def markdown(text):
     return mark_safe(render_markdown(text))  # sanitised by nh3 in render_markdown
+
+
+@register.filter
+def inline_markdown(text):
+    return mark_safe(render_inline_markdown(text))  # sanitised by nh3 in render_markdown
 
 
 @register.filter

@@ -1,0 +1,18 @@
+// Copy buttons: shown only when this script runs, so that no dead button appears without it.
+document.addEventListener("DOMContentLoaded", showCopyButtons);
+document.addEventListener("htmx:afterSettle", showCopyButtons);
+
+function showCopyButtons() {
+  for (const button of document.querySelectorAll("button.copy[hidden]")) {
+    if (navigator.clipboard) button.hidden = false;
+  }
+}
+
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("button.copy");
+  if (!button) return;
+  const source = document.getElementById(button.dataset.copy);
+  await navigator.clipboard.writeText(source.innerText.replace(/\n$/, ""));
+  button.textContent = "Copied";
+  setTimeout(() => { button.textContent = "Copy"; }, 2000);
+});

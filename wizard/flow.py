@@ -1,0 +1,248 @@
+"""One step of the wizard from a scope and a state: the next question, a tailoring question
+(framework, accumulation steps, scheduler), or the result. The page and the JSON mirror both
+render what `next_step` returns."""
+
+from dataclasses import dataclass, field
+
+from kb.snippets import uses
+from wizard import reasoning
+from wizard.reasoning import NO, UNSURE, YES
+from wizard.state import corrected
+from wizard.tailoring import STEP_CHOICES, choose_fix, pick_snippet, render_fix
+
+WEAK_ENTRY = 0.6  # below this the result says plainly that the answers do not settle it
+RULED_OUT = 0.2
+
+
+ANSWER_CHOICES = [(YES, "Yes"), (NO, "No"), (UNSURE, "Not sure")]
+
+
+@dataclass
+class Ask:
+    asked: object  # scope.AskedCheck
+    reason: str
+    kind: str = "question"
+    choices: list = field(default_factory=lambda: list(ANSWER_CHOICES))
+
+
+@dataclass
+class Answered:
+    asked: object  # scope.AskedCheck
+    answer: str
+    known: bool  # proved by the paste
+    evidence: str
+    correct_query: str  # the wizard's query with this answer opened again
+
+
+@dataclass
+class Tailor:
+    kind: str  # framework, steps or scheduler
+    text: str
+    choices: list  # (value, label)
+
+
+@dataclass
+class Result:
+    entry: object
+    confidence: float  # of the entry
+    causes: list  # Trigger
+    cause_confidence: float
+    fix: object = None
+    alternatives: list = field(default_factory=list)
+    snippet: object = None  # tailoring.Tailored
+    ruled_out: list = field(default_factory=list)  # (Entry, [reasons])
+    moved_from: object = None
+    kind: str = "result"
+
+    @property
+    def settled(self):
+        return self.confidence >= WEAK_ENTRY
+
+
+@dataclass
+class Step:
+    scope: object
+    state: object
+    belief: dict
+    current: object  # Ask, Tailor or Result
+    answered: list  # Answered
+    progress: tuple  # (this step's number, about how many in all)
+
+    def candidates(self):
+        totals = reasoning.entry_belief(self.belief)
+        return sorted(
+            ((self.scope.entries[slug], p) for slug, p in totals.items()), key=lambda i: -i[1]
+        )
+
+
+def next_step(scope, state, frameworks):
+    """`frameworks` maps keys to Framework records (for tailoring choices)."""
+    questions = scope.reasoning_questions
+    answers = {k: v for k, v in state.answers.items() if k in questions}
+    belief = reasoning.posterior(scope.prior, questions, answers)
+    answered = [
+        Answered(
+            scope.questions[k], v, k in state.known, state.evidence.get(k, ""), corrected(state, k)
+        )
+        for k, v in answers.items()
+    ]
+    remaining = reasoning.ranked_questions(belief, questions, answers)
+    done = len([a for a in answered if not a.known])
+
+    if not reasoning.finished(belief, questions, answers):
+        key = remaining[0][1]
+        current = Ask(scope.questions[key], _reason(scope, belief, questions[key]))
+        return Step(scope, state, belief, current, answered, (done + 1, done + len(remaining)))
+
+    result = _result(scope, state, belief, answers)
+    co_cause = _unconfirmed_co_cause(scope, result, answers)
+    if co_cause is not None:
+        reason = f"{result.causes[0].key} causes this failure together with {co_cause.key}."
+        current = Ask(scope.questions[co_cause.key], reason)
+        return Step(scope, state, belief, current, answered, (done + 1, done + 1))
+    current = _tailoring_question(result, state, frameworks) or result
+    if current is result and result.fix is not None:
+        result.snippet = render_fix(result.fix, state, frameworks)
+    return Step(scope, state, belief, current, answered, (done + 1, done + 1))
+
+
+def _reason(scope, belief, question):
+    pair = reasoning.separates(belief, question)
+    if pair is None:
+        return "Your answer makes the diagnosis more certain."
+    first, second = (_label(scope, h) for h in pair)
+    return f"This tells {first} apart from {second}."
+
+
+def _label(scope, hypothesis):
+    entry = scope.entries[hypothesis.entry]
+    if hypothesis.trigger is None:
+        return f"{entry.code} {entry.title}"
+    return f"{entry.code} with “{hypothesis.trigger}”"
+
+
+def _result(scope, state, belief, answers):
+    totals = reasoning.entry_belief(belief)
+    slug = max(totals, key=lambda s: (totals[s], s == scope.start.slug))
+    entry = scope.entries[slug]
+    own = {h: p for h, p in belief.items() if h.entry == slug}
+    top = max(own, key=own.get)
+    triggers = {t.key: t for t in entry.triggers.all()}
+    causes = [triggers[top.trigger]] if top.trigger in triggers else []
+    confirming = {c.confirms.key: c.key for c in entry.checks.all() if c.confirms is not None}
+    for key in causes[0].together_with if causes else ():
+        if key in triggers and answers.get(confirming.get(key)) == YES:
+            causes.append(triggers[key])
+    fix, alternatives = choose_fix(entry, [t.key for t in causes])
+    return Result(
+        entry=entry,
+        confidence=totals[slug],
+        causes=causes,
+        cause_confidence=own[top] / totals[slug] if totals[slug] else 0.0,
+        fix=fix,
+        alternatives=alternatives,
+        ruled_out=_ruled_out(scope, belief, totals, slug, answers),
+        moved_from=scope.start if slug != scope.start.slug else None,
+    )
+
+
+def _unconfirmed_co_cause(scope, result, answers):
+    """A check the result still needs: one confirming a trigger that acts together with the
+    identified cause, when nobody has answered it yet."""
+    if not result.causes:
+        return None
+    confirming = {c.confirms.key: c for c in result.entry.checks.all() if c.confirms is not None}
+    for key in result.causes[0].together_with:
+        check = confirming.get(key)
+        if check is not None and check.key not in answers and check.key in scope.questions:
+            return check
+    return None
+
+
+def _ruled_out(scope, belief, totals, chosen, answers):
+    ruled_out = []
+    for slug, p in totals.items():
+        if slug == chosen or p >= RULED_OUT:
+            continue
+        hypotheses = [h for h in belief if h.entry == slug]
+        reasons = []
+        for key, answer in answers.items():
+            if answer == UNSURE:
+                continue
+            question = scope.questions[key].question
+            average = sum(question.likelihood(h, answer) for h in hypotheses) / len(hypotheses)
+            if average < 0.4:
+                word = "yes" if answer == YES else "no"
+                reasons.append(f"you answered {word} to “{scope.questions[key].check.question}”")
+        ruled_out.append((scope.entries[slug], reasons))
+    return ruled_out
+
+
+def _tailoring_question(result, state, frameworks):
+    if result.fix is None or not result.settled:
+        return None
+    offered = [s.framework for s in result.fix.snippets.all()]
+    if state.framework is None and len({f.key for f in offered}) > 1:
+        choices = [(f.key, f.name) for f in dict.fromkeys(offered)]
+        other = [(f.key, f.name) for f in result.entry.frameworks.all() if f not in offered]
+        return Tailor("framework", "Which framework runs your training loop?", choices + other)
+    snippet = pick_snippet(result.fix, state.framework)
+    if snippet is None:
+        return None
+    if state.steps is None and uses(snippet.code, "accumulation_steps"):
+        return Tailor(
+            "steps",
+            "How many micro-batches do you accumulate per optimizer step?",
+            [(str(n), "none (1)" if n == 1 else str(n)) for n in STEP_CHOICES],
+        )
+    if state.scheduler is None and uses(snippet.code, "scheduler"):
+        return Tailor(
+            "scheduler",
+            "Does your loop step a learning-rate scheduler?",
+            [(YES, "Yes"), (NO, "No")],
+        )
+    return None
+
+
+def step_as_json(step):
+    """The JSON mirror of a step: GET /api/wizard/ with the same query string."""
+    state, current = step.state, step.current
+    common = {
+        "known": {k: v for k, v in state.pairs if k in state.known},
+        "answers": dict(state.pairs),
+        "candidates": [
+            {"slug": entry.slug, "probability": round(p, 3)} for entry, p in step.candidates()
+        ],
+        "notes": state.notes,
+    }
+    if isinstance(current, Ask):
+        check = current.asked.check
+        question = {
+            "key": current.asked.key,
+            "text": check.question,
+            "help": check.how_to_check,
+            "reason": current.reason,
+            "choices": [YES, NO, UNSURE],
+        }
+        return {"question": question, **common}
+    if isinstance(current, Tailor):
+        question = {
+            "key": current.kind,
+            "text": current.text,
+            "help": "",
+            "choices": [value for value, _ in current.choices],
+        }
+        return {"question": question, **common}
+    snippet = current.snippet
+    result = {
+        "slug": current.entry.slug,
+        "code": current.entry.code,
+        "causes": [trigger.key for trigger in current.causes],
+        "confidence": round(current.confidence, 3),
+        "cause_confidence": round(current.cause_confidence, 3),
+        "fix": current.fix.key if current.fix else None,
+        "framework": snippet.framework.key if snippet else None,
+        "snippet": snippet.code if snippet else None,
+        "moved_from": current.moved_from.slug if current.moved_from else None,
+    }
+    return {"result": result, **common}

@@ -1,0 +1,102 @@
+"""The wizard's reasoning: a belief over hypotheses, updated by answers, and the next question
+chosen by expected information gain. Small exact arithmetic, deterministic, no Django.
+
+A hypothesis is (entry, trigger): a failure and the context that causes it. A question gives,
+for each hypothesis, the probability of a "yes"; an answer multiplies the belief by it (or by
+its complement for "no") and renormalises; "not sure" changes nothing.
+"""
+
+import math
+from dataclasses import dataclass, field
+
+YES, NO, UNSURE = "yes", "no", "unsure"
+ANSWERS = (YES, NO, UNSURE)
+CONFIRMS, RULES_OUT, NEUTRAL = 0.9, 0.1, 0.5
+EXPECTED = {YES: 0.8, NO: 0.2}
+CONFIDENT = 0.9  # stop when one hypothesis, or one entry with nothing left to learn, has this
+MIN_GAIN = 0.02  # bits: a question that teaches less than this is not worth the user's time
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    entry: str
+    trigger: str | None
+
+
+@dataclass
+class Question:
+    key: str
+    p_yes: dict = field(default_factory=dict)  # Hypothesis -> P(yes | hypothesis)
+
+    def likelihood(self, hypothesis, answer):
+        p = self.p_yes.get(hypothesis, NEUTRAL)
+        return {YES: p, NO: 1 - p}.get(answer, 1.0)
+
+
+def normalised(belief):
+    total = sum(belief.values())
+    if total <= 0:
+        return {h: 1 / len(belief) for h in belief} if belief else {}
+    return {h: p / total for h, p in belief.items()}
+
+
+def update(belief, question, answer):
+    if answer not in (YES, NO):
+        return dict(belief)
+    return normalised({h: p * question.likelihood(h, answer) for h, p in belief.items()})
+
+
+def posterior(prior, questions, answers):
+    """`answers` maps question keys to yes/no/unsure; unknown keys are ignored."""
+    belief = normalised(prior)
+    for key, answer in answers.items():
+        if key in questions:
+            belief = update(belief, questions[key], answer)
+    return belief
+
+
+def entropy(belief):
+    return -sum(p * math.log2(p) for p in belief.values() if p > 0)
+
+
+def expected_gain(belief, question):
+    p_yes = sum(p * question.likelihood(h, YES) for h, p in belief.items())
+    gain = entropy(belief)
+    for answer, p_answer in ((YES, p_yes), (NO, 1 - p_yes)):
+        if p_answer > 0:
+            gain -= p_answer * entropy(update(belief, question, answer))
+    return max(gain, 0.0)
+
+
+def ranked_questions(belief, questions, answered):
+    """Unanswered questions worth asking, best first: (gain, key)."""
+    gains = [
+        (expected_gain(belief, question), key)
+        for key, question in questions.items()
+        if key not in answered
+    ]
+    return sorted(((g, k) for g, k in gains if g >= MIN_GAIN), key=lambda item: (-item[0], item[1]))
+
+
+def entry_belief(belief):
+    totals = {}
+    for hypothesis, p in belief.items():
+        totals[hypothesis.entry] = totals.get(hypothesis.entry, 0.0) + p
+    return totals
+
+
+def finished(belief, questions, answered):
+    """Confident in one hypothesis, or nothing left that would change the outcome."""
+    if belief and max(belief.values()) >= CONFIDENT:
+        return True
+    return not ranked_questions(belief, questions, answered)
+
+
+def separates(belief, question):
+    """The two most likely hypotheses on opposite sides of the question, or None."""
+    ranked = sorted(belief.items(), key=lambda item: -item[1])
+    for i, (first, _) in enumerate(ranked):
+        for second, _ in ranked[i + 1 :]:
+            if abs(question.likelihood(first, YES) - question.likelihood(second, YES)) >= 0.3:
+                return first, second
+    return None

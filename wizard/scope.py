@@ -1,0 +1,97 @@
+"""What the wizard reasons about, read from the knowledge base: the hypotheses reachable from a
+starting entry (its triggers, and its siblings' triggers), their prior, and the questions (every
+diagnostic check of those entries; checks of different entries with the same key are one
+question). Nothing here is written per entry: a new entry with checks joins the wizard as is."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from kb.models import Check, Entry, Sibling
+from wizard.reasoning import CONFIRMS, EXPECTED, RULES_OUT, Hypothesis, Question
+
+START_SHARE = 0.7  # prior mass of the starting entry when it has siblings
+
+
+@dataclass
+class AskedCheck:
+    """A question as shown: the text of the first entry in scope that asks it."""
+
+    key: str
+    entry: Entry
+    check: Check
+    question: Question
+    fact: str = ""  # key=value that answers it from a paste
+
+
+@dataclass
+class Scope:
+    start: Entry
+    entries: dict  # slug -> Entry, the starting entry first
+    prior: dict  # Hypothesis -> probability
+    questions: dict = field(default_factory=dict)  # key -> AskedCheck
+
+    @property
+    def reasoning_questions(self):
+        return {key: asked.question for key, asked in self.questions.items()}
+
+    def trigger(self, hypothesis):
+        entry = self.entries[hypothesis.entry]
+        return next((t for t in entry.triggers.all() if t.key == hypothesis.trigger), None)
+
+
+def _entries_in_scope(start, visible):
+    siblings = Sibling.objects.filter(entry=start).order_by("order", "pk")
+    slugs = [start.slug, *siblings.values_list("other__slug", flat=True)]
+    loaded = {
+        e.slug: e
+        for e in visible.filter(slug__in=slugs).prefetch_related(
+            "triggers",
+            "frameworks",
+            Prefetch("checks", queryset=Check.objects.select_related("confirms", "rules_out")),
+            "fixes__resolves",
+            "fixes__snippets__framework",
+            Prefetch("siblings", queryset=Sibling.objects.select_related("other")),
+        )
+    }
+    return {slug: loaded[slug] for slug in dict.fromkeys(slugs) if slug in loaded}
+
+
+def _hypotheses(entry):
+    triggers = list(entry.triggers.all())
+    return [Hypothesis(entry.slug, t.key) for t in triggers] or [Hypothesis(entry.slug, None)]
+
+
+def build_scope(start, visible):
+    """`visible` is the queryset of entries the user may see (drafts are for staff)."""
+    entries = _entries_in_scope(start, visible)
+    prior = {}
+    others = [slug for slug in entries if slug != start.slug]
+    for slug, entry in entries.items():
+        if slug == start.slug:
+            mass = START_SHARE if others else 1.0
+        else:
+            mass = (1 - START_SHARE) / len(others)
+        hypotheses = _hypotheses(entry)
+        for hypothesis in hypotheses:
+            prior[hypothesis] = mass / len(hypotheses)
+
+    scope = Scope(start, entries, prior)
+    for entry in entries.values():
+        hypotheses = _hypotheses(entry)
+        for check in entry.checks.all():
+            asked = scope.questions.get(check.key)
+            if asked is None:
+                asked = AskedCheck(check.key, entry, check, Question(check.key), check.fact)
+                scope.questions[check.key] = asked
+            for hypothesis in hypotheses:
+                asked.question.p_yes[hypothesis] = _p_yes(check, hypothesis)
+    return scope
+
+
+def _p_yes(check, hypothesis):
+    if check.confirms is not None and check.confirms.key == hypothesis.trigger:
+        return CONFIRMS
+    if check.rules_out is not None and check.rules_out.key == hypothesis.trigger:
+        return RULES_OUT
+    return EXPECTED.get(check.expected, 0.5)
