@@ -97,7 +97,7 @@ def test_several_separately_backwarded_losses_are_summed_into_one_backward(
 @pytest.fixture
 def sibling(seed):
     """A sibling that needs reentrant checkpointing without static_graph."""
-    other = make_entry(slug="ddp-mark-variable-ready-twice", code="DDP-005", title="Ready twice")
+    other = make_entry(slug="test-ready-twice", code="TST-005", title="Ready twice")
     trigger = Trigger.objects.create(entry=other, key="reentrant_checkpointing", text="Reentrant.")
     Check.objects.create(
         entry=other, key="reentrant_checkpointing", question="Reentrant checkpointing?",
@@ -123,7 +123,7 @@ def test_the_sibling_is_ruled_out_with_the_reason_when_the_seed_fits(client, sib
              ("reentrant_checkpointing", "no"), ("multiple_backward", "no"),
              ("framework", "pytorch"), ("steps", "4"), ("scheduler", "yes")]  # fmt: skip
     html = client.get("/wizard/?" + urlencode(pairs)).content.decode()
-    assert "Ruled out" in html and "DDP-005" in html
+    assert "Ruled out" in html and "TST-005" in html
     assert "you answered yes to “Is static_graph on" in html
 
 

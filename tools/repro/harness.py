@@ -34,6 +34,7 @@ NO_REPRO = "no-repro"  # a context that was expected NOT to reproduce; completes
 NEGATIVE = "negative"  # a failure outside the knowledge base (corpus/_negative)
 
 NEGATIVE_SLUG = "_negative"
+SILENT_DIR = "_silent"
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,9 @@ class Scenario:
     # gloo / process-group timeout; short so deliberate hangs surface quickly.
     pg_timeout_s: float = 30.0
     launchers: tuple[str, ...] = ("spawn", "torchrun")
+    # A failure that prints nothing of its own (wrong gradients, no error): its capture goes to
+    # tests/corpus/_silent/, which no entry is expected to match.
+    silent: bool = False
     module: str = ""  # filled in by the registry
 
     def __post_init__(self):
