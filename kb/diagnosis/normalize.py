@@ -33,6 +33,7 @@ SEPARATORS = " \t-:|[]()"
 DIGIT_MASK = str.maketrans("0123456789", "0000000000")
 TIMESTAMP_CHARS = "0123456789-:.,T_Z+/"
 LEVEL_STARTS = tuple(LEVEL_WORDS)
+MAX_PREFIXES = 8
 HEADER_STARTS = frozenset("0123456789[" + "".join({word[0] for word in LEVEL_WORDS}))
 
 
@@ -166,6 +167,21 @@ def _strip_bracket_groups(line):
     return level, line[position:].lstrip(SEPARATORS + ",")
 
 
+def strip_prefixes(line):
+    """(rank, level, text): rank prefixes and log headers, in whatever order they were added
+    (a logger's line under torchrun, or a rank tag inside a log message)."""
+    rank = level = None
+    for _ in range(MAX_PREFIXES):
+        found_rank, rest = strip_rank(line) if line[:1] == "[" else (None, line)
+        found_level, rest = strip_log_prefix(rest)
+        if rest == line:
+            break
+        rank = rank if rank is not None else found_rank
+        level = level or found_level
+        line = rest
+    return rank, level, line
+
+
 def _printed_by_another_rank(streams, stream, position, text):
     """Every rank prints the same traceback: a line is a copy when another rank printed the
     same text (up to digits: pids, rank numbers) at the same point of its output."""
@@ -185,15 +201,15 @@ def normalise(text):
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in text:
-        text = ANSI.sub("", text)
+        # A lone ESC left by a broken sequence goes too, so normalising again changes nothing.
+        text = ANSI.sub("", text).replace("\x1b", "")
     original = text.split("\n")
     if original and original[-1] == "":
         original.pop()
 
     lines, ranks, streams = [], [], {}
     for index, raw in enumerate(original):
-        rank, rest = strip_rank(raw) if raw[:1] == "[" else (None, raw)
-        level, rest = strip_log_prefix(rest)
+        rank, level, rest = strip_prefixes(raw)
         rest = rest.rstrip()
         if level is None and "Warning:" in rest[:300]:
             level = "WARNING"  # Python's `UserWarning: ...` and C++ `Warning: ...`
@@ -208,6 +224,8 @@ def normalise(text):
                 continue
         lines.append(Line(rest, index, rank, level))
 
+    while lines and not lines[-1].text:
+        lines.pop()  # trailing blank lines carry nothing (and would not survive a second pass)
     offsets, total = [], 0
     for line in lines:
         offsets.append(total)
