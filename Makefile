@@ -26,6 +26,8 @@ setup: $(VENV)/.installed .secret_key
 
 test: lint
 	$(BIN)/pytest -q
+	@echo "The suite again, on PostgreSQL (lab tests excluded: they use no database):"
+	.ci/with-postgres $(BIN)/pytest -q -m "not slow" -p no:cacheprovider
 
 lint: $(VENV)/.installed-dev .secret_key
 	$(BIN)/ruff check .

@@ -142,6 +142,13 @@ def test_drafts_are_not_matched(taxonomy, seed):
     assert repository.diagnose(ASSERT_LINE).verdict == "no_match"
 
 
+def test_full_text_search_finds_entries_by_their_words_on_either_database(taxonomy):
+    from kb import fulltext
+
+    assert fulltext.search("reducer assertion on an unexpected backward") == {SEED: 1.0}
+    assert fulltext.search("completely unrelated vocabulary") == {}
+
+
 def test_the_engine_is_rebuilt_when_content_changes(taxonomy, seed):
     first = repository.current_engine()
     assert repository.current_engine() is first
