@@ -90,7 +90,13 @@ def openapi_document(server_url):
                                     "properties": {
                                         "text": {
                                             "type": "string",
-                                            "description": "At most 1 MB of text.",
+                                            "minLength": 1,
+                                            "maxLength": 1_000_000,
+                                            "pattern": "\\S",
+                                            "description": (
+                                                "The traceback, log or message: at most 1 MB, "
+                                                "not blank, text rather than binary data."
+                                            ),
                                         }
                                     },
                                 }
