@@ -2,9 +2,9 @@
 get a 5xx, and every answer matches the documented schema (schemathesis)."""
 
 import schemathesis
-from schemathesis.checks import positive_data_acceptance
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import positive_data_acceptance
 
 
 def test_the_api_never_fails_and_answers_as_documented(taxonomy):
