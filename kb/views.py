@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from kb import results
 from kb import search as search_logic
+from kb.caching import cached_for_visitors
 from kb.diagnosis import repository
 from kb.diagnosis.result import MATCH, NO_MATCH
 from kb.models import Category, Entry, EntryAlias, Sibling
@@ -107,12 +108,14 @@ def search(request):
 
 
 @require_GET
+@cached_for_visitors
 def browse(request):
     tree = category_tree(Category.objects.all(), _entries(request))
     return render(request, "kb/browse.html", {"tree": tree})
 
 
 @require_GET
+@cached_for_visitors
 def category(request, slug):
     category = get_object_or_404(Category, slug=slug)
     node = find_node(category_tree(Category.objects.all(), _entries(request)), category)
@@ -120,6 +123,7 @@ def category(request, slug):
 
 
 @require_GET
+@cached_for_visitors
 def entry(request, slug):
     found, moved = _resolve(request, "slug", slug)
     if moved:
@@ -156,6 +160,7 @@ def entry_by_code(request, code):
 
 
 @require_GET
+@cached_for_visitors
 def history(request, slug):
     found, moved = _resolve(request, "slug", slug)
     if moved:
@@ -165,6 +170,7 @@ def history(request, slug):
 
 
 @require_GET
+@cached_for_visitors
 def revision(request, slug, number):
     found, moved = _resolve(request, "slug", slug)
     if moved:

@@ -2,6 +2,7 @@ from html.parser import HTMLParser
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.cache import cache
 
 from kb.models import Category, Entry, Signature, Symptom
 from kb.taxonomy.store import load_taxonomy
@@ -16,6 +17,13 @@ def _plain_static_files(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    # Rendered pages are cached per content version; tests reuse database ids, so versions
+    # would repeat from one test to the next.
+    cache.clear()
 
 
 @pytest.fixture

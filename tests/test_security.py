@@ -65,6 +65,7 @@ def test_posts_need_a_csrf_token(taxonomy):
     assert client.post("/wizard/feedback", {"entry": "x", "fixed": "yes"}).status_code == 403
 
 
-def test_htmx_requests_carry_the_csrf_token(client, db):
-    html = client.get("/").content.decode()
-    assert 'hx-headers=\'{"X-CSRFToken": "' in html
+def test_htmx_requests_carry_the_csrf_token_from_its_cookie(client, db):
+    script = client.get("/static/js/faultline.js").getvalue().decode()
+    assert 'headers["X-CSRFToken"]' in script and "csrftoken=" in script
+    assert "csrfmiddlewaretoken" not in client.get("/kb/").content.decode()

@@ -4,6 +4,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from kb.caching import cached_for_visitors
 from kb.models import Entry, EntryAlias, Framework
 from wizard.flow import next_step, step_as_json
 from wizard.models import Feedback
@@ -44,6 +45,7 @@ def _step(request):
 
 
 @require_GET
+@cached_for_visitors
 def step(request):
     if not request.GET.get("entry"):
         return render(request, "wizard/start.html", {"entries": _symptom_choices(request)})

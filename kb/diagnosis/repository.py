@@ -9,13 +9,13 @@ import threading
 from functools import lru_cache
 
 from django.conf import settings
-from django.db.models import Max
 
 from kb import fulltext
+from kb.caching import content_version
 from kb.diagnosis import Engine
 from kb.diagnosis.config import parse_config
 from kb.diagnosis.rank import EntryInfo, SignatureIndex, SignatureSpec
-from kb.models import Entry, Revision
+from kb.models import Entry
 
 CONFIG_FILE = "diagnosis.yaml"
 _lock = threading.Lock()
@@ -32,10 +32,6 @@ def load_config(path):
     if problems:
         raise ConfigError("; ".join(f"{path}:{p.line}: {p.message}" for p in problems))
     return config
-
-
-def content_version():
-    return Revision.objects.aggregate(latest=Max("id"))["latest"]
 
 
 def build_engine():

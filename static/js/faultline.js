@@ -16,3 +16,11 @@ document.addEventListener("click", async (event) => {
   button.textContent = "Copied";
   setTimeout(() => { button.textContent = "Copy"; }, 2000);
 });
+
+// htmx requests that change something carry the CSRF token from its cookie, so that pages
+// themselves hold no token and can be cached for every visitor.
+document.addEventListener("htmx:configRequest", (event) => {
+  if (event.detail.verb === "get") return;
+  const match = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
+  if (match) event.detail.headers["X-CSRFToken"] = decodeURIComponent(match[1]);
+});
