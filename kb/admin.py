@@ -106,6 +106,29 @@ class EntryForm(forms.ModelForm):
     revision_message = forms.CharField(
         required=False, max_length=200, help_text="Why this change; kept in the history."
     )
+    # The revision the author started from: a save over someone else's newer edit is refused.
+    base_revision = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["base_revision"].initial = self._latest_revision()
+
+    def _latest_revision(self):
+        if self.instance.pk is None:
+            return 0
+        latest = self.instance.revisions.order_by("-number").first()
+        return latest.number if latest else 0
+
+    def clean(self):
+        cleaned = super().clean()
+        base, latest = cleaned.get("base_revision"), self._latest_revision()
+        if self.instance.pk is not None and base is not None and base != latest:
+            raise forms.ValidationError(
+                f"Someone saved this entry (revision {latest}) after you opened it at revision "
+                f"{base}. Your changes were not saved: open the entry again to see theirs, "
+                "then make your edit on top."
+            )
+        return cleaned
 
     class Meta:
         model = Entry
@@ -140,7 +163,7 @@ class EntryAdmin(admin.ModelAdmin):
         ("Description", {"fields": ["summary", "explanation", "checklist_intro", "fixes_note"]}),
         ("Log fingerprint", {"fields": ["fingerprint_note"]}),
         ("Base training loop", {"fields": ["base_loop", "base_loop_note", "base_loop_frameworks"]}),
-        ("History", {"fields": ["revision_message", "revision_history"]}),
+        ("History", {"fields": ["revision_message", "revision_history", "base_revision"]}),
     ]
     inlines = [
         SymptomInline,

@@ -94,3 +94,21 @@ def test_an_invalid_signature_is_refused_by_the_admin_and_nothing_is_saved(clien
     assert "not a valid RE2 regular expression" in response.content.decode()
     assert Entry.objects.get(pk=seed.pk).title.startswith("DistributedDataParallel")
     assert Revision.objects.filter(entry=seed).count() == 1
+
+
+def test_a_save_over_someone_elses_newer_edit_is_refused(client, seed, staff):
+    client.force_login(staff)
+    url = f"/admin/kb/entry/{seed.pk}/change/"
+    stale_form = client.get(url).content.decode()
+    first = submit(client, url, {"title": "First author's title"})
+    assert first.status_code == 302
+
+    from tests.conftest import form_fields
+
+    data = dict(form_fields(stale_form))
+    data["title"] = "Second author's title"
+    second = client.post(url, data)
+    assert second.status_code == 200
+    assert "Someone saved this entry (revision 2) after you opened it" in second.content.decode()
+    assert Entry.objects.get(pk=seed.pk).title == "First author's title"
+    assert Revision.objects.filter(entry=seed).count() == 2
