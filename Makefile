@@ -25,8 +25,9 @@ setup: $(VENV)/.installed .secret_key
 	$(BIN)/python manage.py collectstatic --noinput -v0
 
 test: lint
+	.ci/system-deps
 	$(BIN)/pytest -q
-	@echo "The suite again, on PostgreSQL (lab tests excluded: they use no database):"
+	@echo "The suite again on PostgreSQL, with two app servers sharing it and Redis (no lab):"
 	.ci/with-postgres $(BIN)/pytest -q -m "not slow" -p no:cacheprovider
 
 lint: $(VENV)/.installed-dev .secret_key
