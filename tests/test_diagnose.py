@@ -8,6 +8,7 @@ from django.core.management import call_command
 
 from kb.diagnosis import repository
 from kb.models import Revision, Signature, UnmatchedPaste
+from kb.taxonomy.store import record_revision
 from kb.triage import draft_from_unmatched
 from tests.test_diagnosis_text import ASSERT_LINE, TRACEBACK, prefixed
 
@@ -149,10 +150,15 @@ def test_full_text_search_finds_entries_by_their_words_on_either_database(taxono
     assert fulltext.search("completely unrelated vocabulary") == {}
 
 
-def test_the_engine_is_rebuilt_when_content_changes(taxonomy, seed):
+def test_the_engine_is_rebuilt_when_content_changes(
+    taxonomy, seed, django_capture_on_commit_callbacks
+):
     first = repository.current_engine()
     assert repository.current_engine() is first
-    Revision.objects.create(entry=seed, number=99, source="test", document="")
+    seed.title = "Edited"
+    seed.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        record_revision(seed, "admin")
     assert repository.current_engine() is not first
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from django.db import transaction
 
 from kb import fulltext
+from kb.caching import content_changed
 from kb.models import (
     Category,
     Check,
@@ -298,7 +299,7 @@ def record_revision(entry, source, author=None, message=""):
     if last is not None and last.document == text:
         return None
     fulltext.index_entry(entry)
-    return Revision.objects.create(
+    revision = Revision.objects.create(
         entry=entry,
         number=last.number + 1 if last else 1,
         author=author,
@@ -306,6 +307,8 @@ def record_revision(entry, source, author=None, message=""):
         message=message,
         document=text,
     )
+    content_changed(revision.id)
+    return revision
 
 
 def _write_entry_fields(entry, doc, categories, frameworks):
