@@ -34,7 +34,7 @@ from kb.diagnosis.normalize import normalise  # noqa: E402
 from kb.diagnosis.parse import parse  # noqa: E402
 from kb.diagnosis.rank import EntryInfo, SignatureIndex, SignatureSpec, score  # noqa: E402
 from kb.patterns import regex_for  # noqa: E402
-from kb.taxonomy.store import read_taxonomy  # noqa: E402
+from kb.taxonomy.reading import read_taxonomy  # noqa: E402
 
 SEED = "ddp-expect-autograd-hooks-assert"
 CORPUS = ROOT / "tests" / "corpus"

@@ -9,7 +9,8 @@ from django.core.management.base import CommandError
 
 from kb.models import Category, Entry, EntryAlias, Revision, Trigger
 from kb.taxonomy.document import parse_entry, render_entry
-from kb.taxonomy.store import TaxonomyError, dump_taxonomy, load_taxonomy, read_taxonomy
+from kb.taxonomy.reading import TaxonomyError, read_taxonomy
+from kb.taxonomy.store import dump_taxonomy, load_taxonomy
 
 SEED = "ddp-expect-autograd-hooks-assert"
 

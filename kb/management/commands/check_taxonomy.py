@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from kb.diagnosis.config import parse_config
 from kb.diagnosis.repository import CONFIG_FILE
 from kb.taxonomy.lint import lint_taxonomy
-from kb.taxonomy.store import TaxonomyError, read_taxonomy
+from kb.taxonomy.reading import TaxonomyError, read_taxonomy
 
 
 class Command(BaseCommand):

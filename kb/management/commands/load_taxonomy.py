@@ -3,7 +3,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from kb.taxonomy.store import TaxonomyError, load_taxonomy
+from kb.taxonomy.reading import TaxonomyError
+from kb.taxonomy.store import load_taxonomy
 
 
 class Command(BaseCommand):
