@@ -26,10 +26,25 @@ def _empty_cache():
     cache.clear()
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The shipped taxonomy is loaded once into the test database; each test's changes are
+    rolled back, so every test starts from it."""
+    with django_db_blocker.unblock():
+        load_taxonomy(django_settings.TAXONOMY_DIR)
+
+
 @pytest.fixture
 def taxonomy(db):
-    """The shipped taxonomy, loaded from fixtures/."""
-    load_taxonomy(django_settings.TAXONOMY_DIR)
+    """The shipped taxonomy, loaded from fixtures/ (once, by django_db_setup)."""
+
+
+@pytest.fixture
+def empty_kb(db):
+    """A knowledge base with nothing in it, for tests of loading."""
+    Entry.objects.all().delete()
+    Category.objects.exclude(parent=None).delete()  # parents are protected while they have any
+    Category.objects.all().delete()
 
 
 @pytest.fixture

@@ -146,8 +146,9 @@ def test_drafts_are_not_matched(taxonomy, seed):
 def test_full_text_search_finds_entries_by_their_words_on_either_database(taxonomy):
     from kb import fulltext
 
-    assert fulltext.search("reducer assertion on an unexpected backward") == {SEED: 1.0}
-    assert fulltext.search("completely unrelated vocabulary") == {}
+    found = fulltext.search("expect_autograd_hooks_ assertion: the reducer was not armed")
+    assert max(found, key=found.get) == SEED and found[SEED] == 1.0
+    assert fulltext.search("zyxwvut quabblesnort") == {}
 
 
 def test_the_engine_is_rebuilt_when_content_changes(

@@ -15,7 +15,7 @@ def test_home_page_offers_one_large_paste_box(client, taxonomy):
     assert response.status_code == 200
     assert '<textarea id="paste" name="q"' in html
     assert 'method="post"' in html and "csrfmiddlewaretoken" in html
-    assert "1 known entry" in html
+    assert f"{Entry.objects.published().count()} known entries" in html
 
 
 def test_pages_load_htmx_from_the_site_itself(client, db):
@@ -70,9 +70,8 @@ def test_pasted_text_is_escaped(client, taxonomy):
 def test_browser_shows_the_category_tree_with_counts(client, taxonomy):
     html = client.get("/kb/").content.decode()
     assert "Distributed training" in html and "Reducer and graph contract" in html
-    assert (
-        html.count('<span class="count" title="entries in this category and below">1</span>') == 2
-    )
+    total = Entry.objects.published().count()
+    assert f'title="entries in this category and below">{total}</span>' in html
     assert SEED_URL in html
 
 
@@ -124,11 +123,11 @@ def test_snippets_are_highlighted_on_the_server(client, seed):
 
 
 def test_siblings_show_how_to_tell_them_apart(client, seed):
-    other = make_entry(slug="ddp-mark-ready-twice", code="DDP-005", title="Marked ready twice")
+    other = make_entry(slug="test-ready-twice", code="TST-005", title="Marked ready twice")
     Sibling.objects.create(entry=seed, other=other, how_to_tell_apart="Raised on iteration 1.")
     html = client.get(SEED_URL).content.decode()
     assert "Siblings: how to tell them apart" in html
-    assert "/kb/ddp-mark-ready-twice/" in html and "Raised on iteration 1." in html
+    assert "/kb/test-ready-twice/" in html and "Raised on iteration 1." in html
 
 
 def test_draft_siblings_are_not_linked_for_visitors(client, seed):
@@ -204,4 +203,3 @@ def test_entry_page_query_count_does_not_grow_with_content(
     record_revision(seed, "test")
     with django_assert_max_num_queries(25):
         client.get(SEED_URL)
-    assert Entry.objects.count() == 1

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 YES, NO, UNSURE = "yes", "no", "unsure"
 ANSWERS = (YES, NO, UNSURE)
 CONFIRMS, RULES_OUT, NEUTRAL = 0.9, 0.1, 0.5
-EXPECTED = {YES: 0.8, NO: 0.2}
+EXPECTED = {YES: 0.9, NO: 0.1}  # what the entry implies, whatever its trigger
 CONFIDENT = 0.9  # stop when one hypothesis, or one entry with nothing left to learn, has this
 MIN_GAIN = 0.02  # bits: a question that teaches less than this is not worth the user's time
 

@@ -10,7 +10,7 @@ from django.db.models import Prefetch
 from kb.models import Check, Entry, Sibling
 from wizard.reasoning import CONFIRMS, EXPECTED, RULES_OUT, Hypothesis, Question
 
-START_SHARE = 0.7  # prior mass of the starting entry when it has siblings
+START_SHARE = 0.5  # prior mass of the starting entry when it has siblings
 
 
 @dataclass

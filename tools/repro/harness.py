@@ -54,6 +54,9 @@ class Scenario:
     # A failure that prints nothing of its own (wrong gradients, no error): its capture goes to
     # tests/corpus/_silent/, which no entry is expected to match.
     silent: bool = False
+    # The corpus folder when the output is what another entry describes (a desync that ends in
+    # a plain collective timeout shows the timeout's entry, not its cause's).
+    shows: str = ""
     module: str = ""  # filled in by the registry
 
     def __post_init__(self):
@@ -66,6 +69,11 @@ class Scenario:
     def captured(self) -> bool:
         """Only runs that show a failure go into the regression corpus."""
         return self.role in (BROKEN, NEGATIVE)
+
+    @property
+    def corpus_folder(self) -> str:
+        """Where its capture goes: the folder names the entry the output must match."""
+        return SILENT_DIR if self.silent else self.shows or self.slug
 
     @property
     def name(self) -> str:

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.repro.harness import SILENT_DIR, WORLD_SIZE, Scenario, free_port
+from tools.repro.harness import WORLD_SIZE, Scenario, free_port
 from tools.repro.scenarios import all_scenarios
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +81,7 @@ class RunResult:
 
     @property
     def corpus_path(self) -> Path:
-        folder = SILENT_DIR if self.scenario.silent else self.scenario.slug
+        folder = self.scenario.corpus_folder
         return CORPUS_DIR / folder / f"{self.scenario.variant}-{self.launcher}.txt"
 
 

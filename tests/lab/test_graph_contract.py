@@ -1,0 +1,122 @@
+"""The reproduction lab for the graph-contract entries (DDP's reducer and autograd).
+
+Scenarios added for ddp-mark-variable-ready-twice, ddp-static-graph-prior-reduction,
+autograd-backward-second-time, checkpoint-inputs-no-grad and ddp-unused-params-prior-reduction
+(the g1_* modules in tools/repro/scenarios).  Same conventions as test_reproductions.py: broken
+scenarios run under both launchers, fixed ones under torchrun only unless
+FAULTLINE_LAB_ALL_LAUNCHERS=1.  Needs torch==2.13.0; skipped cleanly without it.
+"""
+
+import os
+
+import pytest
+
+torch = pytest.importorskip(
+    "torch",
+    reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
+)
+
+from tools.repro.run import LAUNCHERS, run_scenario  # noqa: E402
+from tools.repro.scenarios import all_scenarios  # noqa: E402
+
+RUN_TIMEOUT_S = 150.0
+SCENARIOS = {s.module.rsplit(".", 1)[-1]: s for s in all_scenarios()}
+
+BOTH_LAUNCHERS = pytest.mark.parametrize("launcher", LAUNCHERS)
+FIX_LAUNCHERS = pytest.mark.parametrize(
+    "launcher", LAUNCHERS if os.environ.get("FAULTLINE_LAB_ALL_LAUNCHERS") else ("torchrun",)
+)
+
+
+def run_and_check(module, launcher):
+    """Run one scenario for real and assert it behaves as its SCENARIO declares."""
+    scenario = SCENARIOS[module]
+    result = run_scenario(scenario, launcher, timeout_s=RUN_TIMEOUT_S)
+    assert result.problems() == [], (
+        f"{scenario.name} under {launcher} ({result.observed}, {result.seconds:.1f}s):\n"
+        f"$ {' '.join(result.command)}\n{result.output[-6000:]}"
+    )
+    return result
+
+
+# --- ddp-mark-variable-ready-twice --------------------------------------------------------
+
+
+@pytest.mark.slow
+@BOTH_LAUNCHERS
+def test_reentrant_checkpoint_with_find_unused_parameters_marks_a_variable_ready_twice(
+    launcher,
+):
+    output = run_and_check("g1_twice_reentrant_find_unused", launcher).output
+    assert "name l1." in output
+
+
+@pytest.mark.slow
+@FIX_LAUNCHERS
+def test_non_reentrant_checkpoint_with_find_unused_parameters_completes_with_equal_gradients(
+    launcher,
+):
+    run_and_check("g1_twice_fixed_non_reentrant_find_unused", launcher)
+
+
+# --- ddp-static-graph-prior-reduction -----------------------------------------------------
+
+
+@pytest.mark.slow
+@BOTH_LAUNCHERS
+def test_static_graph_param_dropped_after_iteration_one_fails_a_later_forward(launcher):
+    output = run_and_check("g1_static_graph_param_dropped", launcher).output
+    assert "Your training graph has changed" not in output
+
+
+@pytest.mark.slow
+@BOTH_LAUNCHERS
+def test_static_graph_with_an_output_left_out_of_the_loss_fails_a_later_forward(launcher):
+    run_and_check("g1_static_graph_unused_output", launcher)
+
+
+@pytest.mark.slow
+@FIX_LAUNCHERS
+def test_find_unused_parameters_without_static_graph_lets_a_head_drop_out(launcher):
+    run_and_check("g1_static_graph_fixed_find_unused", launcher)
+
+
+# --- autograd-backward-second-time --------------------------------------------------------
+
+
+@pytest.mark.slow
+@BOTH_LAUNCHERS
+def test_second_backward_over_a_shared_trunk_without_retain_graph_is_refused_by_autograd(
+    launcher,
+):
+    output = run_and_check("g1_backward_second_time", launcher).output
+    assert "reducer.cpp" not in output
+
+
+@pytest.mark.slow
+@FIX_LAUNCHERS
+def test_summing_the_losses_into_one_backward_avoids_the_second_backward(launcher):
+    run_and_check("g1_backward_second_time_fixed", launcher)
+
+
+# --- checkpoint-inputs-no-grad ------------------------------------------------------------
+
+
+@pytest.mark.slow
+@BOTH_LAUNCHERS
+def test_reentrant_checkpoint_behind_a_frozen_input_warns_and_never_trains_the_block(launcher):
+    run_and_check("g1_checkpoint_input_no_grad", launcher)
+
+
+@pytest.mark.slow
+@BOTH_LAUNCHERS
+def test_reentrant_checkpoint_behind_a_frozen_input_under_default_ddp_fails_the_next_forward(
+    launcher,
+):
+    run_and_check("g1_checkpoint_input_no_grad_default_ddp", launcher)
+
+
+@pytest.mark.slow
+@FIX_LAUNCHERS
+def test_non_reentrant_checkpoint_behind_a_frozen_input_trains_the_block(launcher):
+    run_and_check("g1_checkpoint_fixed_non_reentrant", launcher)
