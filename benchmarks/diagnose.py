@@ -83,7 +83,14 @@ def distinct(kind, pattern, k):
     if kind == "literal":
         return f"{pattern} {word(k)}"
     if kind == "regex":
-        return f"(?:{pattern}) {word(k)}\\b"
+        flags = ""
+        if (
+            pattern.startswith("(?")
+            and ")" in pattern
+            and pattern[2 : pattern.index(")")].isalpha()
+        ):
+            flags, pattern = pattern[: pattern.index(")") + 1], pattern[pattern.index(")") + 1 :]
+        return f"{flags}(?:{pattern}) {word(k)}\\b"  # a global flag must stay in front
     head, _, tail = pattern.rpartition("/")
     return f"{head}/{word(k)}_{tail}" if head else f"{word(k)}_{tail}"
 
