@@ -1,7 +1,9 @@
-"""Many RE2 patterns, one pass: which of them occur in a text, and then on which lines.
+"""Many RE2 patterns, one pass: which of them occur in a text, and then where.
 
 `hits` runs every pattern at once with an RE2 set, in time linear in the text whatever the
-number of patterns; only the patterns that hit are then searched one by one to find their lines.
+number of patterns. `locate` finds where each hit is: the set runs over blocks of lines, and each
+hitting pattern is then searched only in the blocks where it hit, so a long paste is scanned
+about once however many patterns hit.
 """
 
 import re2
@@ -10,6 +12,7 @@ from kb.patterns import quiet_options
 
 # An RE2 set of thousands of patterns needs more than RE2's default 8 MB to compile.
 SET_MEMORY = 512 << 20
+BLOCK_CHARS = 32_768
 
 
 class PatternSet:
@@ -47,4 +50,25 @@ class PatternSet:
             found.append(match)
             if len(found) >= limit:
                 break
+        return found
+
+    def locate(self, text, limit=20):
+        """{pattern index: [start offsets of up to `limit` matches]} for every pattern that
+        matches in `text`. Patterns match within a line, so blocks end at line breaks."""
+        found = {}
+        start = 0
+        while start < len(text):
+            end = (
+                len(text)
+                if len(text) - start <= BLOCK_CHARS
+                else text.find("\n", start + BLOCK_CHARS)
+            )
+            end = len(text) if end == -1 else end
+            block = text[start:end]
+            for index in self.hits(block):
+                offsets = found.setdefault(index, [])
+                if len(offsets) < limit:
+                    room = limit - len(offsets)
+                    offsets += [start + m.start() for m in self.matches(index, block, room)]
+            start = end + 1
         return found

@@ -121,10 +121,10 @@ def score(index, normalised, parsed, fulltext=None):
         )
         candidate.score += weight
 
-    for hit in index.patterns.hits(normalised.text):
+    located = index.patterns.locate(normalised.text, limit=MAX_LINES_PER_HIT)
+    for hit, offsets in sorted(located.items()):
         spec = index.text_specs[hit]
-        matches = index.patterns.matches(hit, normalised.text, limit=MAX_LINES_PER_HIT)
-        lines = {normalised.line_at(match.start()) for match in matches}
+        lines = {normalised.line_at(offset) for offset in offsets}
         add(spec, "signature", lines, _where(lines, root_lines, error_lines), generic(lines))
 
     for spec in index.site_specs:
