@@ -13,26 +13,7 @@ torch = pytest.importorskip(
     reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
 )
 
-from tools.repro.run import LAUNCHERS, run_scenario  # noqa: E402
-from tools.repro.scenarios import all_scenarios  # noqa: E402
-
-RUN_TIMEOUT_S = 150.0
-SCENARIOS = {s.module.rsplit(".", 1)[-1]: s for s in all_scenarios()}
-
-BOTH_LAUNCHERS = pytest.mark.parametrize("launcher", LAUNCHERS)
-TORCHRUN = pytest.mark.parametrize("launcher", ("torchrun",))
-
-
-def run_and_check(module, launcher):
-    """Run one scenario for real and assert it behaves as its SCENARIO declares."""
-    scenario = SCENARIOS[module]
-    result = run_scenario(scenario, launcher, timeout_s=RUN_TIMEOUT_S)
-    assert result.problems() == [], (
-        f"{scenario.name} under {launcher} ({result.observed}, {result.seconds:.1f}s):\n"
-        f"$ {' '.join(result.command)}\n{result.output[-6000:]}"
-    )
-    return result
-
+from tests.lab.lab import BOTH_LAUNCHERS, FIX_LAUNCHERS, run_and_check  # noqa: E402
 
 # --- ddp-no-sync-misuse -------------------------------------------------------------------
 
@@ -44,7 +25,7 @@ def test_no_sync_window_differing_per_rank_hangs_until_the_gloo_timeout(launcher
 
 
 @pytest.mark.slow
-@TORCHRUN
+@FIX_LAUNCHERS
 def test_same_accumulation_window_on_every_rank_completes_with_equal_gradients(launcher):
     run_and_check("g2_fixed_same_accumulation_window", launcher)
 
@@ -59,7 +40,7 @@ def test_layer_used_on_one_rank_only_desynchronises_the_buckets(launcher):
 
 
 @pytest.mark.slow
-@TORCHRUN
+@FIX_LAUNCHERS
 def test_find_unused_parameters_lets_a_rank_dependent_branch_train(launcher):
     run_and_check("g2_fixed_find_unused_parameters_rank_branch", launcher)
 
@@ -74,7 +55,7 @@ def test_rank_with_more_batches_hangs_in_backward_until_the_gloo_timeout(launche
 
 
 @pytest.mark.slow
-@TORCHRUN
+@FIX_LAUNCHERS
 def test_join_lets_ranks_with_uneven_batches_finish(launcher):
     run_and_check("g2_fixed_join_uneven_inputs", launcher)
 
@@ -89,7 +70,7 @@ def test_find_unused_parameters_with_every_parameter_used_warns_and_completes(la
 
 
 @pytest.mark.slow
-@TORCHRUN
+@FIX_LAUNCHERS
 def test_find_unused_parameters_off_completes_without_the_warning(launcher):
     output = run_and_check("g2_fixed_find_unused_off", launcher).output
     assert "did not find any unused parameters" not in output
@@ -111,7 +92,7 @@ def test_set_static_graph_with_find_unused_parameters_warns_and_completes(launch
 
 
 @pytest.mark.slow
-@TORCHRUN
+@FIX_LAUNCHERS
 def test_static_graph_in_the_constructor_completes_with_equal_gradients(launcher):
     run_and_check("g2_fixed_static_graph_in_constructor", launcher)
 
@@ -120,7 +101,7 @@ def test_static_graph_in_the_constructor_completes_with_equal_gradients(launcher
 
 
 @pytest.mark.slow
-@TORCHRUN
+@FIX_LAUNCHERS
 def test_two_forwards_with_a_buffer_before_one_backward_no_longer_raise_on_2_13(launcher):
     output = run_and_check("g2_buffer_two_forwards", launcher).output
     assert "modified by an inplace operation" not in output
@@ -136,7 +117,7 @@ def test_detaching_bucket_view_gradients_in_place_raises(launcher):
 
 
 @pytest.mark.slow
-@TORCHRUN
+@FIX_LAUNCHERS
 def test_optimizer_zero_grad_with_bucket_views_completes_with_equal_gradients(launcher):
     run_and_check("g2_fixed_zero_grad_bucket_view", launcher)
 
@@ -151,7 +132,7 @@ def test_backward_with_create_graph_through_ddp_warns(launcher):
 
 
 @pytest.mark.slow
-@TORCHRUN
+@FIX_LAUNCHERS
 def test_penalty_from_autograd_grad_with_one_backward_completes_with_equal_gradients(launcher):
     run_and_check("g2_fixed_penalty_with_autograd_grad", launcher)
 
@@ -166,6 +147,6 @@ def test_registering_a_second_comm_hook_raises(launcher):
 
 
 @pytest.mark.slow
-@TORCHRUN
+@FIX_LAUNCHERS
 def test_one_comm_hook_completes_with_equal_gradients(launcher):
     run_and_check("g2_fixed_one_comm_hook", launcher)

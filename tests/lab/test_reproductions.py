@@ -14,7 +14,6 @@ No Django here: these tests need torch==2.13.0 (see tools/repro/README.md)
 and skip cleanly when it is not installed.
 """
 
-import os
 import re
 from pathlib import Path
 
@@ -25,28 +24,8 @@ torch = pytest.importorskip(
     reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
 )
 
-from tools.repro.run import CORPUS_DIR, LAUNCHERS, run_scenario  # noqa: E402
-from tools.repro.scenarios import all_scenarios  # noqa: E402
-
-RUN_TIMEOUT_S = 150.0
-SCENARIOS = {s.module.rsplit(".", 1)[-1]: s for s in all_scenarios()}
-
-BOTH_LAUNCHERS = pytest.mark.parametrize("launcher", LAUNCHERS)
-FIX_LAUNCHERS = pytest.mark.parametrize(
-    "launcher", LAUNCHERS if os.environ.get("FAULTLINE_LAB_ALL_LAUNCHERS") else ("torchrun",)
-)
-
-
-def run_and_check(module, launcher):
-    """Run one scenario for real and assert it behaves as its SCENARIO declares."""
-    scenario = SCENARIOS[module]
-    result = run_scenario(scenario, launcher, timeout_s=RUN_TIMEOUT_S)
-    assert result.problems() == [], (
-        f"{scenario.name} under {launcher} ({result.observed}, {result.seconds:.1f}s):\n"
-        f"$ {' '.join(result.command)}\n{result.output[-6000:]}"
-    )
-    return result
-
+from tests.lab.lab import BOTH_LAUNCHERS, FIX_LAUNCHERS, SCENARIOS, run_and_check  # noqa: E402
+from tools.repro.run import CORPUS_DIR  # noqa: E402
 
 # --- ddp-expect-autograd-hooks-assert (the seed entry) ----------------------------------
 
