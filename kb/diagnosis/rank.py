@@ -7,6 +7,7 @@ specific evidence (not only generic lines) and a clear lead over the runner-up.
 """
 
 import math
+from collections import defaultdict
 from dataclasses import dataclass
 
 from kb.diagnosis.patternset import PatternSet
@@ -52,6 +53,14 @@ class SignatureIndex:
         self.text_specs = [s for s in signatures if s.kind in ("literal", "regex")]
         self.exception_specs = [s for s in signatures if s.kind == "exception"]
         self.site_specs = [s for s in signatures if s.kind == "assert_site"]
+        # Looked up from what the paste holds (a few exceptions and assert sites), so that the
+        # cost does not grow with the number of entries.
+        self.exceptions_of = defaultdict(list)  # entry slug -> its exception signatures
+        for spec in self.exception_specs:
+            self.exceptions_of[spec.entry].append(spec)
+        self.sites_in_file = defaultdict(list)
+        for i, spec in enumerate(self.site_specs):
+            self.sites_in_file[_file_name(spec.pattern)].append(i)
         self.patterns = PatternSet([regex_for(s.kind, s.pattern) for s in self.text_specs])
         self.generic = PatternSet(list(generic_lines))
         steps = sorted({pattern for e in entries for _, pattern in e.fingerprint if pattern})
@@ -62,6 +71,10 @@ class SignatureIndex:
         if not pattern:
             return True
         return self._step_patterns.regex(self._step_index[pattern]).search(text) is not None
+
+
+def _file_name(path):
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _line_sets(normalised, parsed):
@@ -127,18 +140,24 @@ def score(index, normalised, parsed, fulltext=None):
         lines = {normalised.line_at(offset) for offset in offsets}
         add(spec, "signature", lines, _where(lines, root_lines, error_lines), generic(lines))
 
-    for spec in index.site_specs:
-        lines = {site.index for site in parsed.assert_sites if spec.pattern in site.path}
-        if lines:
-            add(spec, "assert_site", lines, _where(lines, root_lines, error_lines))
+    site_lines = defaultdict(set)
+    for site in parsed.assert_sites:
+        for i in index.sites_in_file.get(_file_name(site.path), ()):
+            if index.site_specs[i].pattern in site.path:
+                site_lines[i].add(site.index)
+    for i in sorted(site_lines):
+        lines = site_lines[i]
+        add(index.site_specs[i], "assert_site", lines, _where(lines, root_lines, error_lines))
 
-    for spec in index.exception_specs:
-        if spec.entry not in found:
-            continue  # an exception type only supports other evidence
-        blocks = [b for b in parsed.exceptions if spec.pattern in (b.type, b.short_type)]
-        if blocks:
-            lines = {block.index for block in blocks}
-            add(spec, "exception", lines, _where(lines, root_lines, error_lines))
+    raised = defaultdict(set)  # exception name -> its lines
+    for block in parsed.exceptions:
+        raised[block.type].add(block.index)
+        raised[block.short_type].add(block.index)
+    for slug in list(found):  # an exception type only supports other evidence
+        for spec in index.exceptions_of.get(slug, ()):
+            lines = raised.get(spec.pattern)
+            if lines:
+                add(spec, "exception", lines, _where(lines, root_lines, error_lines))
 
     for candidate in found.values():
         steps = index.entries[candidate.slug].fingerprint
