@@ -259,7 +259,7 @@ def test_the_json_mirror_has_the_documented_shape(client, taxonomy):
 
 def test_questions_per_diagnosis_over_the_taxonomy(client, taxonomy, capsys):
     """Simulated users, one per entry and trigger, answering truthfully."""
-    rows, counts = [], []
+    rows, counts, wrong = [], [], []
     for entry in Entry.objects.published():
         scope = build_scope(entry, Entry.objects.published())
         for hypothesis in scope.prior:
@@ -272,9 +272,11 @@ def test_questions_per_diagnosis_over_the_taxonomy(client, taxonomy, capsys):
             result, asked = walk(client, truth, start=entry.slug)
             counts.append(len(asked))
             right = result["slug"] == entry.slug and hypothesis.trigger in result["causes"]
+            wrong += [] if right else [f"{entry.slug}:{hypothesis.trigger} -> {result}"]
             rows.append(f"{entry.code} {hypothesis.trigger:28} {len(asked)} questions, {right=}")
     with capsys.disabled():
         print("\n" + "\n".join(rows))
         print(f"questions per diagnosis: mean {sum(counts) / len(counts):.1f}, max {max(counts)}")
+    assert wrong == []
     assert max(counts) <= max(len(build_scope(e, Entry.objects.all()).questions)
                               for e in Entry.objects.published())  # fmt: skip
