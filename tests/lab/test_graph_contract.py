@@ -14,13 +14,13 @@ torch = pytest.importorskip(
     reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
 )
 
-from tests.lab.lab import BOTH_LAUNCHERS, FIX_LAUNCHERS, run_and_check  # noqa: E402
+from tests.lab.lab import LAB_LAUNCHERS, run_and_check  # noqa: E402
 
 # --- ddp-mark-variable-ready-twice --------------------------------------------------------
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_reentrant_checkpoint_with_find_unused_parameters_marks_a_variable_ready_twice(
     launcher,
 ):
@@ -29,7 +29,7 @@ def test_reentrant_checkpoint_with_find_unused_parameters_marks_a_variable_ready
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_non_reentrant_checkpoint_with_find_unused_parameters_completes_with_equal_gradients(
     launcher,
 ):
@@ -40,20 +40,20 @@ def test_non_reentrant_checkpoint_with_find_unused_parameters_completes_with_equ
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_static_graph_param_dropped_after_iteration_one_fails_a_later_forward(launcher):
     output = run_and_check("g1_static_graph_param_dropped", launcher).output
     assert "Your training graph has changed" not in output
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_static_graph_with_an_output_left_out_of_the_loss_fails_a_later_forward(launcher):
     run_and_check("g1_static_graph_unused_output", launcher)
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_find_unused_parameters_without_static_graph_lets_a_head_drop_out(launcher):
     run_and_check("g1_static_graph_fixed_find_unused", launcher)
 
@@ -62,7 +62,7 @@ def test_find_unused_parameters_without_static_graph_lets_a_head_drop_out(launch
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_second_backward_over_a_shared_trunk_without_retain_graph_is_refused_by_autograd(
     launcher,
 ):
@@ -71,7 +71,7 @@ def test_second_backward_over_a_shared_trunk_without_retain_graph_is_refused_by_
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_summing_the_losses_into_one_backward_avoids_the_second_backward(launcher):
     run_and_check("g1_backward_second_time_fixed", launcher)
 
@@ -80,13 +80,13 @@ def test_summing_the_losses_into_one_backward_avoids_the_second_backward(launche
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_reentrant_checkpoint_behind_a_frozen_input_warns_and_never_trains_the_block(launcher):
     run_and_check("g1_checkpoint_input_no_grad", launcher)
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_reentrant_checkpoint_behind_a_frozen_input_under_default_ddp_fails_the_next_forward(
     launcher,
 ):
@@ -94,6 +94,6 @@ def test_reentrant_checkpoint_behind_a_frozen_input_under_default_ddp_fails_the_
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_non_reentrant_checkpoint_behind_a_frozen_input_trains_the_block(launcher):
     run_and_check("g1_checkpoint_fixed_non_reentrant", launcher)

@@ -13,13 +13,13 @@ torch = pytest.importorskip(
     reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
 )
 
-from tests.lab.lab import BOTH_LAUNCHERS, run_and_check  # noqa: E402
+from tests.lab.lab import LAB_LAUNCHERS, run_and_check  # noqa: E402
 
 # --- dist-default-pg-not-initialized ------------------------------------------------------
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_ddp_before_init_process_group_says_the_default_group_is_not_initialized(launcher):
     run_and_check("g3_pg_not_initialized_ddp_before_init", launcher)
 
@@ -33,7 +33,7 @@ def test_init_process_group_before_ddp_trains_with_equal_gradients():
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_a_second_init_process_group_is_refused(launcher):
     run_and_check("g3_init_twice", launcher)
 
@@ -133,7 +133,7 @@ def test_record_puts_the_worker_exception_into_the_child_failed_summary():
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_nccl_backend_without_a_gpu_is_refused(launcher):
     run_and_check("g3_nccl_no_gpu", launcher)
 
@@ -147,7 +147,7 @@ def test_backend_chosen_from_the_hardware_trains_on_cpu():
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_ddp_refuses_a_cpu_model_with_syncbatchnorm(launcher):
     run_and_check("g3_syncbn_cpu_ddp", launcher)
 

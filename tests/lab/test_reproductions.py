@@ -1,14 +1,13 @@
-"""The reproduction lab: real DDP failures on CPU/gloo, 2 processes, both launchers.
+"""The reproduction lab: real DDP failures on CPU/gloo, 2 processes.
 
 Every test runs one scenario from tools/repro/scenarios through the
 run-and-check mode of ``python -m tools.repro.run`` (same code path) and
 asserts on the exit status and the key text of the output.
 
-Scenarios that show a failure (broken variants and negatives -- the ones
-captured into tests/corpus/) run under both torch.multiprocessing.spawn and
-torchrun.  Fixed variants and recorded non-reproductions run under torchrun
-only, to keep the lab within a few minutes on 2 cores; set
-FAULTLINE_LAB_ALL_LAUNCHERS=1 to run them under spawn as well.
+make test runs each scenario once, under torchrun (scenarios that only make
+sense under torch.multiprocessing.spawn run under spawn), to keep the lab
+within minutes on 2 cores; the corpus holds both launchers' output, and
+FAULTLINE_LAB_ALL_LAUNCHERS=1 runs every scenario under spawn as well.
 
 No Django here: these tests need torch==2.13.0 (see tools/repro/README.md)
 and skip cleanly when it is not installed.
@@ -24,14 +23,14 @@ torch = pytest.importorskip(
     reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
 )
 
-from tests.lab.lab import BOTH_LAUNCHERS, FIX_LAUNCHERS, SCENARIOS, run_and_check  # noqa: E402
+from tests.lab.lab import LAB_LAUNCHERS, SCENARIOS, run_and_check  # noqa: E402
 from tools.repro.run import CORPUS_DIR  # noqa: E402
 
 # --- ddp-expect-autograd-hooks-assert (the seed entry) ----------------------------------
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_static_graph_with_first_backward_under_no_sync_trips_expect_autograd_hooks(
     launcher,
 ):
@@ -40,7 +39,7 @@ def test_static_graph_with_first_backward_under_no_sync_trips_expect_autograd_ho
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_static_graph_with_two_separate_backwards_in_first_no_sync_step_trips_the_assert(
     launcher,
 ):
@@ -48,7 +47,7 @@ def test_static_graph_with_two_separate_backwards_in_first_no_sync_step_trips_th
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_static_graph_with_forward_under_no_sync_and_backward_outside_trips_the_assert(
     launcher,
 ):
@@ -56,7 +55,7 @@ def test_static_graph_with_forward_under_no_sync_and_backward_outside_trips_the_
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_logged_run_shows_info_start_then_early_warning_then_error_carrying_the_assert(
     launcher,
 ):
@@ -69,7 +68,7 @@ def test_logged_run_shows_info_start_then_early_warning_then_error_carrying_the_
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_side_by_side_run_shows_the_assert_under_no_sync_and_the_control_working(
     launcher,
 ):
@@ -77,20 +76,20 @@ def test_side_by_side_run_shows_the_assert_under_no_sync_and_the_control_working
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_static_graph_with_reentrant_checkpoint_and_no_no_sync_does_not_trip_the_assert(launcher):
     output = run_and_check("hooks_static_graph_reentrant_checkpoint", launcher).output
     assert "expect_autograd_hooks_" not in output
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_dropping_static_graph_lets_no_sync_accumulation_complete_with_equal_gradients(launcher):
     run_and_check("hooks_fixed_drop_static_graph", launcher)
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_one_synchronised_step_before_the_first_no_sync_avoids_the_assert(
     launcher,
 ):
@@ -98,13 +97,13 @@ def test_one_synchronised_step_before_the_first_no_sync_avoids_the_assert(
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_syncing_every_micro_batch_with_static_graph_completes_with_equal_gradients(launcher):
     run_and_check("hooks_fixed_sync_every_micro_batch", launcher)
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_summing_two_losses_into_one_backward_with_static_graph_completes(
     launcher,
 ):
@@ -115,7 +114,7 @@ def test_summing_two_losses_into_one_backward_with_static_graph_completes(
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_reentrant_checkpoint_of_the_same_layer_twice_marks_a_variable_ready_twice(
     launcher,
 ):
@@ -124,7 +123,7 @@ def test_reentrant_checkpoint_of_the_same_layer_twice_marks_a_variable_ready_twi
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_two_losses_sharing_a_trunk_backwarded_separately_mark_a_variable_ready_twice(
     launcher,
 ):
@@ -132,13 +131,13 @@ def test_two_losses_sharing_a_trunk_backwarded_separately_mark_a_variable_ready_
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_non_reentrant_checkpoint_of_the_same_layer_twice_completes_with_equal_gradients(launcher):
     run_and_check("twice_fixed_non_reentrant_checkpoint", launcher)
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_summing_losses_that_share_a_trunk_into_one_backward_completes(
     launcher,
 ):
@@ -149,13 +148,13 @@ def test_summing_losses_that_share_a_trunk_into_one_backward_completes(
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_static_graph_param_unused_in_first_iteration_then_used_raises_graph_changed(launcher):
     run_and_check("graph_changed_param_unused_first_iteration", launcher)
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_static_graph_two_separate_backwards_raise_graph_changed_in_iteration_two(
     launcher,
 ):
@@ -165,7 +164,7 @@ def test_static_graph_two_separate_backwards_raise_graph_changed_in_iteration_tw
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_find_unused_parameters_handles_a_param_first_used_in_iteration_two(
     launcher,
 ):
@@ -176,7 +175,7 @@ def test_find_unused_parameters_handles_a_param_first_used_in_iteration_two(
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_unused_parameter_fails_the_next_forward_with_prior_reduction_error(
     launcher,
 ):
@@ -185,7 +184,7 @@ def test_unused_parameter_fails_the_next_forward_with_prior_reduction_error(
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_prior_reduction_error_names_the_unused_parameters_with_debug_info(
     launcher,
 ):
@@ -194,7 +193,7 @@ def test_prior_reduction_error_names_the_unused_parameters_with_debug_info(
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_find_unused_parameters_fixes_the_unused_parameter_failure(launcher):
     run_and_check("unused_fixed_find_unused_parameters", launcher)
 
@@ -203,7 +202,7 @@ def test_find_unused_parameters_fixes_the_unused_parameter_failure(launcher):
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_second_backward_with_retain_graph_exits_0_but_leaves_gradients_different(
     launcher,
 ):
@@ -211,7 +210,7 @@ def test_second_backward_with_retain_graph_exits_0_but_leaves_gradients_differen
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_forward_under_no_sync_with_backward_outside_raises_nothing_and_never_syncs(
     launcher,
 ):
@@ -220,7 +219,7 @@ def test_forward_under_no_sync_with_backward_outside_raises_nothing_and_never_sy
 
 
 @pytest.mark.slow
-@FIX_LAUNCHERS
+@LAB_LAUNCHERS
 def test_one_backward_per_forward_with_forward_inside_no_sync_keeps_gradients_equal(
     launcher,
 ):
@@ -231,14 +230,14 @@ def test_one_backward_per_forward_with_forward_inside_no_sync_keeps_gradients_eq
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_shape_mismatch_inside_a_ddp_forward_fails_with_the_plain_mat1_mat2_error(launcher):
     output = run_and_check("neg_shape_mismatch", launcher).output
     assert "reducer.cpp" not in output
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_missing_module_at_the_top_of_the_script_fails_before_any_ddp_code(launcher):
     output = run_and_check("neg_import_error", launcher).output
     if launcher == "torchrun":
@@ -248,13 +247,13 @@ def test_missing_module_at_the_top_of_the_script_fails_before_any_ddp_code(launc
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_keyerror_in_a_dataloader_worker_under_ddp_is_reported_as_caught_keyerror(launcher):
     run_and_check("neg_dataloader_worker_keyerror", launcher)
 
 
 @pytest.mark.slow
-@BOTH_LAUNCHERS
+@LAB_LAUNCHERS
 def test_torch_distributed_debug_detail_segfaults_in_ddp_construction_on_torch_2_13_cpu(launcher):
     run_and_check("neg_debug_detail_segfault", launcher)
 
