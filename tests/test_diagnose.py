@@ -140,7 +140,9 @@ def test_drafts_are_not_matched(taxonomy, seed):
     seed.status = "draft"
     seed.save()
     Revision.objects.create(entry=seed, number=99, source="test", document="")
-    assert repository.diagnose(ASSERT_LINE).verdict == "no_match"
+    diagnosis = repository.diagnose(ASSERT_LINE)
+    assert diagnosis.verdict != "match"
+    assert SEED not in [candidate.slug for candidate in diagnosis.candidates]
 
 
 def test_full_text_search_finds_entries_by_their_words_on_either_database(taxonomy):
