@@ -56,6 +56,3 @@ class Diagnosis:
             return set()
         lines = self.normalised.lines
         return {lines[i].source for reason in candidate.reasons for i in reason.lines}
-
-    def fact_values(self):
-        return {key: fact.value for key, fact in self.facts.items()}
