@@ -120,7 +120,13 @@ def test_a_plain_state_dict_does_not_load_into_the_wrapper(launcher):
 
 @pytest.mark.slow
 @LAB_LAUNCHERS
-def test_saving_module_state_dict_and_consuming_the_prefix_load_cleanly(launcher):
+def test_a_state_dict_saved_from_a_compiled_wrapper_carries_orig_mod_too(launcher):
+    run_and_check("g4_state_dict_saved_from_compiled", launcher)
+
+
+@pytest.mark.slow
+@LAB_LAUNCHERS
+def test_saving_module_state_dict_and_consuming_the_prefixes_load_cleanly(launcher):
     run_and_check("g4_fixed_state_dict_prefix", launcher)
 
 

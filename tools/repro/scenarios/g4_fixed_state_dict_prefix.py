@@ -1,4 +1,5 @@
-"""Fix: save model.module.state_dict(); strip "module." from checkpoints saved the old way."""
+"""Fix: save model.module.state_dict(); strip "module." (and torch.compile's "_orig_mod.")
+from checkpoints saved the old way."""
 
 import os
 import tempfile
@@ -13,10 +14,10 @@ from tools.repro.harness import FIXED, Scenario, launch
 SCENARIO = Scenario(
     slug="ddp-state-dict-module-prefix",
     variant="fixed-save-module-state-dict",
-    description="fix: save ddp.module.state_dict(); old prefixed checkpoints loaded via consume",
+    description="fix: save .module.state_dict(); old prefixed checkpoints loaded via consume",
     expect="complete",
     role=FIXED,
-    key_text=("both checkpoints loaded into the plain model",),
+    key_text=("every checkpoint loaded into the plain model",),
 )
 
 
@@ -28,19 +29,28 @@ def main(rank, world_size):
     old_path = os.path.join(tmp, f"g4-old-{os.getpid()}.pt")
     torch.save(model.module.state_dict(), new_path)  # keys: weight, bias
     torch.save(model.state_dict(), old_path)  # an old checkpoint: module.weight, module.bias
+    compiled = torch.compile(model)
+    compiled_path = os.path.join(tmp, f"g4-compiled-{os.getpid()}.pt")
+    torch.save(compiled.state_dict(), compiled_path)  # _orig_mod.module.weight, ...
+    torch.save(compiled.module.state_dict(), new_path)  # through the compiled model: weight, bias
     try:
         plain = nn.Linear(4, 2)
         plain.load_state_dict(torch.load(new_path))
         old = torch.load(old_path)
         consume_prefix_in_state_dict_if_present(old, "module.")
         plain.load_state_dict(old)
+        old = torch.load(compiled_path)
+        consume_prefix_in_state_dict_if_present(old, "_orig_mod.")
+        consume_prefix_in_state_dict_if_present(old, "module.")
+        plain.load_state_dict(old)
         model.module.load_state_dict(torch.load(new_path))  # loading into the wrapper
     finally:
         os.remove(new_path)
         os.remove(old_path)
+        os.remove(compiled_path)
     assert torch.equal(plain.weight, model.module.weight)
     if rank == 0:
-        print("both checkpoints loaded into the plain model")
+        print("every checkpoint loaded into the plain model")
 
 
 if __name__ == "__main__":
