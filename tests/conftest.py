@@ -7,6 +7,28 @@ from django.core.cache import cache
 from kb.models import Category, Entry, Signature, Symptom
 from kb.taxonomy.store import load_taxonomy
 
+SUMMARY = "summary: "
+
+
+@pytest.fixture
+def summary(record_property):
+    """summary(title, text) shows a table or a figure at the end of the run, also when
+    pytest-xdist runs the test in a worker whose own output nobody sees."""
+
+    def add(title, text):
+        record_property(SUMMARY + title, text)
+
+    return add
+
+
+def pytest_terminal_summary(terminalreporter):
+    for outcome in ("passed", "failed"):
+        for report in terminalreporter.stats.get(outcome, []):
+            for name, text in getattr(report, "user_properties", ()):
+                if name.startswith(SUMMARY):
+                    terminalreporter.write_sep("-", name.removeprefix(SUMMARY))
+                    terminalreporter.write_line(text)
+
 
 @pytest.fixture(autouse=True)
 def _plain_static_files(settings):

@@ -30,7 +30,7 @@ def test_the_corpus_is_not_empty():
     assert "_negative" in labels
 
 
-def test_every_captured_file_ranks_its_own_entry_first_and_nothing_else_matches(taxonomy, capsys):
+def test_every_captured_file_ranks_its_own_entry_first_and_nothing_else_matches(taxonomy, summary):
     published = set(Entry.objects.published().values_list("slug", flat=True))
     verdicts, top1, files, wrong = defaultdict(Counter), Counter(), Counter(), []
     confusion = defaultdict(Counter)  # folder -> what ranked first instead
@@ -63,6 +63,5 @@ def test_every_captured_file_ranks_its_own_entry_first_and_nothing_else_matches(
     rows.append(f"{sum(files.values())} files, {len(published)} published entries")
     rows.append("Confusions (folder -> entry ranked first instead):")
     rows += [f"  {label} -> {dict(c)}" for label, c in sorted(confusion.items())] or ["  none"]
-    with capsys.disabled():
-        print("\n" + "\n".join(rows))
+    summary("corpus accuracy and confusions", "\n".join(rows))
     assert not wrong, "\n".join(wrong)

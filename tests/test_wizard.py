@@ -9,6 +9,7 @@ from django.http import QueryDict
 from kb.models import Entry, Revision
 from kb.snippets import render_snippet
 from tests.test_diagnosis_text import TRACEBACK
+from tools.repro.scenarios import all_scenarios
 from wizard.models import Feedback
 from wizard.reasoning import NEUTRAL, YES
 from wizard.scope import build_scope
@@ -257,7 +258,7 @@ def test_the_json_mirror_has_the_documented_shape(client, taxonomy):
     assert set(result) >= {"slug", "causes", "framework", "snippet", "confidence"}
 
 
-def test_questions_per_diagnosis_over_the_taxonomy(client, taxonomy, capsys):
+def test_questions_per_diagnosis_over_the_taxonomy(client, taxonomy, summary):
     """Simulated users, one per entry and trigger, answering truthfully."""
     rows, counts, wrong = [], [], []
     for entry in Entry.objects.published():
@@ -274,9 +275,32 @@ def test_questions_per_diagnosis_over_the_taxonomy(client, taxonomy, capsys):
             right = result["slug"] == entry.slug and hypothesis.trigger in result["causes"]
             wrong += [] if right else [f"{entry.slug}:{hypothesis.trigger} -> {result}"]
             rows.append(f"{entry.code} {hypothesis.trigger:28} {len(asked)} questions, {right=}")
-    with capsys.disabled():
-        print("\n" + "\n".join(rows))
-        print(f"questions per diagnosis: mean {sum(counts) / len(counts):.1f}, max {max(counts)}")
+    rows.append(f"questions per diagnosis: mean {sum(counts) / len(counts):.1f}, max {max(counts)}")
+    summary("simulated wizard users", "\n".join(rows))
     assert wrong == []
     assert max(counts) <= max(len(build_scope(e, Entry.objects.all()).questions)
                               for e in Entry.objects.published())  # fmt: skip
+
+
+DESYNCS = sorted({(s.shows, s.slug) for s in all_scenarios() if s.shows})
+
+
+@pytest.mark.parametrize(("shown", "cause"), DESYNCS, ids=[f"{s}->{c}" for s, c in DESYNCS])
+def test_a_timeout_caused_by_a_desync_leads_to_the_entry_of_its_cause(
+    client, taxonomy, shown, cause
+):
+    """The lab's desyncs print nothing but another entry's failure (a plain collective timeout,
+    a lost peer); a user who starts there and knows their setup reaches the real cause. Unlike
+    the users above, who are unsure of whatever their cause does not mention, this one answers
+    "no" to it: one cause, and no slow rank or crashed peer besides."""
+    scope = build_scope(Entry.objects.get(slug=shown), Entry.objects.published())
+    causes = [h for h in scope.prior if h.entry == cause]
+    assert causes, f"{cause} is not reachable from {shown}: add it to {shown}'s siblings"
+    for hypothesis in causes:
+        truth = {
+            key: YES
+            for key, asked in scope.questions.items()
+            if asked.question.p_yes.get(hypothesis, NEUTRAL) > NEUTRAL
+        }
+        result, _ = walk(client, truth, start=shown)
+        assert result["slug"] == cause and hypothesis.trigger in result["causes"]
