@@ -161,6 +161,27 @@ def test_a_pasted_last_line_alone_is_an_exception():
     assert parsed.assert_sites[0].lineno == 1732
 
 
+def test_an_argparse_exit_is_the_failure_before_the_launcher_summary(config):
+    text = "\n".join(
+        [
+            "usage: train.py [-h] [--epochs EPOCHS]",
+            "train.py: error: unrecognized arguments: --local-rank=0",
+            "Traceback (most recent call last):",
+            '  File "/venv/torch/distributed/run.py", line 1019, in run',
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        ]
+    )
+    parsed = parse(normalise(text), config.wrapper_exceptions)
+    assert parsed.root.type == "SystemExit"
+    assert parsed.root.message == "train.py: error: unrecognized arguments: --local-rank=0"
+    assert (1, "ERROR") in parsed.levels
+
+
+def test_an_error_line_without_its_usage_line_is_not_an_argparse_exit():
+    parsed = parse(normalise("main.py: error: something went wrong"))
+    assert parsed.exceptions == []
+
+
 def test_multi_line_messages_are_kept_whole():
     text = "\n".join(
         [

@@ -125,6 +125,12 @@ def parse(normalised, wrapper_types=()):
             if following.startswith("    ") and not parse_frame(following):
                 code = following.strip()
             frames.append(Frame(*frame, code=code, index=index))
+        elif not in_traceback and usage_error(lines, index):
+            # argparse exits with SystemExit(2) and prints no traceback: this line is the failure.
+            exit_block = ExceptionBlock("SystemExit", text, index, index, [], line.rank)
+            parsed.exceptions.append(exit_block)
+            parsed.levels.append((index, "ERROR"))
+            frames = []
         elif (head := exception_head(text)) and (in_traceback or head[1]):
             last = _message_end(lines, index)
             message = "\n".join([head[1]] + [lines[i].text for i in range(index + 1, last + 1)])
@@ -140,6 +146,15 @@ def parse(normalised, wrapper_types=()):
     parsed.root = roots[0] if roots else (parsed.exceptions[0] if parsed.exceptions else None)
     parsed.levels.sort()
     return parsed
+
+
+def usage_error(lines, index, lookback=50):
+    """Is this argparse's `prog: error: message`, after the parser's `usage: prog ...` line?"""
+    prog, marker, message = lines[index].text.partition(": error: ")
+    if not marker or not message or not prog or " " in prog:
+        return False
+    usage = f"usage: {prog} "
+    return any(lines[i].text.startswith(usage) for i in range(max(0, index - lookback), index))
 
 
 def _looks_like_error(name):
