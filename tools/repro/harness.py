@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -129,6 +130,13 @@ def _run_rank(rank: int, main, world_size: int, pg_timeout_s: float) -> None:
     # once with "terminate called without an active exception" / SIGABRT).
     dist.barrier()
     dist.destroy_process_group()
+    # Even so, about one clean run in a few hundred still aborted the same way while the
+    # interpreter shut down (C++ destructors meeting a live gloo thread), turning a
+    # scenario that completed into a failed lab test.  The work is done and checked at
+    # this point, so leave without that shutdown.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def grads_match_across_ranks(model) -> bool:
