@@ -26,7 +26,7 @@ setup: $(VENV)/.installed .secret_key
 
 test: lint
 	.ci/system-deps
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --maxprocesses 4
 	@echo "The suite again on PostgreSQL, with two app servers sharing it and Redis (no lab):"
 	.ci/with-postgres $(BIN)/pytest -q -m "not slow" -p no:cacheprovider
 
