@@ -127,10 +127,9 @@ def parse(normalised, wrapper_types=()):
             frames.append(Frame(*frame, code=code, index=index))
         elif not in_traceback and usage_error(lines, index):
             # argparse exits with SystemExit(2) and prints no traceback: this line is the failure.
-            exit_block = ExceptionBlock("SystemExit", text, index, index, [], line.rank)
-            parsed.exceptions.append(exit_block)
+            argparse_exit = ExceptionBlock("SystemExit", text, index, index, rank=line.rank)
+            parsed.exceptions.append(argparse_exit)
             parsed.levels.append((index, "ERROR"))
-            frames = []
         elif (head := exception_head(text)) and (in_traceback or head[1]):
             last = _message_end(lines, index)
             message = "\n".join([head[1]] + [lines[i].text for i in range(index + 1, last + 1)])
