@@ -249,6 +249,37 @@ def test_no_fact_is_guessed(config):
     assert FactRules(config.facts).extract(normalised, parse(normalised)) == {}
 
 
+CORPUS = Path(__file__).parent / "corpus"
+
+
+@pytest.mark.parametrize(
+    ("capture", "advice_only", "proven"),
+    [
+        # "... or try to use _set_static_graph() as a workaround ..."
+        ("ddp-mark-variable-ready-twice/checkpoint-same-layer-twice-torchrun.txt",
+         "static_graph", {}),
+        # "You can enable unused parameter detection by passing ... `find_unused_parameters=True`"
+        ("ddp-unused-params-prior-reduction/unused-param-torchrun.txt",
+         "find_unused_parameters", {}),
+        # ... while the parameter names in the same message do prove the debug level.
+        ("ddp-unused-params-prior-reduction/unused-param-debug-info-torchrun.txt",
+         "find_unused_parameters", {"torch_distributed_debug": "INFO or DETAIL"}),
+        # A warning is not an exception message: it states the setting the script used.
+        ("ddp-find-unused-parameters-perf-warning/find-unused-all-params-used-torchrun.txt",
+         "static_graph", {"find_unused_parameters": "yes"}),
+    ],
+)  # fmt: skip
+def test_advice_in_pytorchs_error_messages_proves_nothing_about_the_script(
+    config, capture, advice_only, proven
+):
+    normalised = normalise((CORPUS / capture).read_text())
+    facts = FactRules(config.facts).extract(
+        normalised, parse(normalised, config.wrapper_exceptions)
+    )
+    assert advice_only not in facts
+    assert {key: facts[key].value for key in proven if key in facts} == proven
+
+
 def test_masking_removes_paths_numbers_and_addresses():
     masked = mask('RuntimeError: at "/home/alice/run/reducer.cpp":1732 on 10.0.0.7:29500 0x7ffe12')
     assert masked == 'RuntimeError: at "<path>/reducer.cpp":<n> on <addr> <hex>'

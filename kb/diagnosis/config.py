@@ -9,7 +9,7 @@ from kb.patterns import pattern_error
 from kb.taxonomy.document import KEY_RE, normalise_newlines
 from kb.taxonomy.schema import Map, Seq, Text, read_yaml
 
-FACT_SCOPES = ("frames", "text")
+FACT_SCOPES = ("frames", "text", "messages")
 
 
 def _regex(value):
@@ -44,7 +44,9 @@ SCHEMA = Map(
 class FactRule:
     key: str
     value: str  # "{1}" takes the pattern's first group
-    scope: str  # "frames" (frame paths and functions) or "text" (every line)
+    # "frames" (frame paths and functions), "text" (every line but the exceptions' messages,
+    # whose advice names settings the script may not use) or "messages" (those messages)
+    scope: str
     pattern: str
 
 

@@ -1,7 +1,11 @@
 """Facts: what a paste proves about the setup that produced it, as stable keys and values
 (`framework=lightning`, `static_graph=yes`, `torch_version=2.13.0`). The rules are content
 (`fixtures/diagnosis.yaml`); a fact is only set when a rule's pattern is in the text, and the
-first rule that matches a key decides its value."""
+first rule that matches a key decides its value.
+
+Exception messages are searched apart from the rest: PyTorch's messages give advice ("pass
+the keyword argument `find_unused_parameters=True`", "try _set_static_graph()"), which proves
+nothing about the script, so only rules written for messages look inside them."""
 
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -20,28 +24,35 @@ class Fact:
 class FactRules:
     def __init__(self, rules):
         self.rules = list(rules)
-        self._text = [i for i, rule in enumerate(self.rules) if rule.scope == "text"]
-        self._frames = [i for i, rule in enumerate(self.rules) if rule.scope == "frames"]
-        self._text_set = PatternSet([self.rules[i].pattern for i in self._text])
-        self._frame_set = PatternSet([self.rules[i].pattern for i in self._frames])
+        self._scopes = {
+            scope: [i for i, rule in enumerate(self.rules) if rule.scope == scope]
+            for scope in ("text", "messages", "frames")
+        }
+        self._sets = {
+            scope: PatternSet([self.rules[i].pattern for i in indices])
+            for scope, indices in self._scopes.items()
+        }
 
     def extract(self, normalised, parsed):
         found = {}  # rule index -> (match, line index)
-        for hit in self._text_set.hits(normalised.text):
-            match = self._text_set.matches(hit, normalised.text, limit=1)[0]
-            found[self._text[hit]] = (match, normalised.line_at(match.start()))
+        outside, inside = _split_messages(normalised, parsed)
+        for scope, text in (("text", outside), ("messages", inside)):
+            patterns = self._sets[scope]
+            for hit in patterns.hits(text):
+                match = patterns.matches(hit, text, limit=1)[0]
+                found[self._scopes[scope][hit]] = (match, normalised.line_at(match.start()))
 
         frames = [frame for block in parsed.exceptions for frame in block.frames]
-        if frames and self._frame_set:
+        if frames and self._sets["frames"]:
             starts, total = [], 0
             for frame in frames:
                 starts.append(total)
                 total += len(frame.path) + len(frame.function) + 2
             text = "\n".join(f"{frame.path} {frame.function}" for frame in frames)
-            for hit in self._frame_set.hits(text):
-                match = self._frame_set.matches(hit, text, limit=1)[0]
+            for hit in self._sets["frames"].hits(text):
+                match = self._sets["frames"].matches(hit, text, limit=1)[0]
                 frame = frames[bisect_right(starts, match.start()) - 1]
-                found[self._frames[hit]] = (match, frame.index)
+                found[self._scopes["frames"][hit]] = (match, frame.index)
 
         facts = {}
         for index in sorted(found):
@@ -54,3 +65,16 @@ class FactRules:
                 value = value.replace("{1}", match.group(1) or "")
             facts[rule.key] = Fact(rule.key, value, line, match.group(0))
         return facts
+
+
+def _split_messages(normalised, parsed):
+    """The text twice, offsets kept: once with the exceptions' message lines blanked, once
+    with everything else blanked."""
+    blocks = parsed.exceptions
+    in_message = {i for block in blocks for i in range(block.index, block.last_index + 1)}
+    outside, inside = [], []
+    for i, line in enumerate(normalised.lines):
+        blank = " " * len(line.text)
+        outside.append(blank if i in in_message else line.text)
+        inside.append(line.text if i in in_message else blank)
+    return "\n".join(outside), "\n".join(inside)
