@@ -1,21 +1,25 @@
 """The diagnostic wizard: questions from the knowledge base, state in the URL, a tailored fix."""
 
 import ast
-from urllib.parse import parse_qsl, urlencode
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 from django.http import QueryDict
 
+from kb.diagnosis.repository import diagnose
 from kb.models import Entry, Revision
 from kb.snippets import render_snippet
 from tests.test_diagnosis_text import TRACEBACK
 from tools.repro.scenarios import all_scenarios
+from wizard.links import from_paste
 from wizard.models import Feedback
 from wizard.reasoning import NEUTRAL, YES
 from wizard.scope import build_scope
 from wizard.state import parse_state
 
 SEED = "ddp-expect-autograd-hooks-assert"
+CORPUS = Path(__file__).parent / "corpus"
 FRAMEWORKS = ("pytorch", "lightning", "hf_trainer", "accelerate")
 TAILORING = {"steps": "4", "scheduler": "yes"}
 
@@ -33,9 +37,10 @@ def walk(client, truth, start=SEED, framework=None, limit=30):
     return result, asked
 
 
-def walk_pairs(client, truth, start=SEED, framework=None, limit=30):
-    """walk(), also returning the query pairs of the result page."""
-    pairs, asked = [("entry", start)], []
+def walk_pairs(client, truth, start=SEED, framework=None, limit=30, pairs=(), otherwise="no"):
+    """walk(), also returning the query pairs of the result page; `pairs` is where to start
+    instead (a link from a paste), `otherwise` the answer to what `truth` does not name."""
+    pairs, asked = list(pairs) or [("entry", start)], []
     for _ in range(limit):
         step = api(client, pairs)
         if "result" in step:
@@ -47,7 +52,7 @@ def walk_pairs(client, truth, start=SEED, framework=None, limit=30):
             answer = TAILORING[key]
         else:
             asked.append(key)
-            answer = truth.get(key, "no")
+            answer = truth.get(key, otherwise)
         assert answer in step["question"]["choices"]
         pairs.append((key, answer))
     raise AssertionError(f"no result after {limit} steps: {pairs}")
@@ -280,6 +285,22 @@ def test_questions_per_diagnosis_over_the_taxonomy(client, taxonomy, summary):
     assert wrong == []
     assert max(counts) <= max(len(build_scope(e, Entry.objects.all()).questions)
                               for e in Entry.objects.published())  # fmt: skip
+
+
+def test_a_user_sure_of_nothing_but_the_paste_ends_at_the_pasted_entry(client, taxonomy):
+    """From a captured paste (one per corpus folder), a user who answers "not sure" to every
+    question ends at the entry the paste matched: the paste's own facts must not lead away
+    from it (PyTorch's messages suggest settings the script never used)."""
+    ended_elsewhere = {}
+    for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir() and p.name[0] != "_"):
+        capture = min(folder.glob("*.txt"), key=lambda f: ("torchrun" not in f.name, f.name))
+        diagnosis = diagnose(capture.read_text())
+        url = from_paste(Entry.objects.get(slug=diagnosis.best.slug), diagnosis.facts)
+        pairs = parse_qsl(urlsplit(url).query)
+        result, _, _ = walk_pairs(client, {}, pairs=pairs, otherwise="unsure")
+        if result["slug"] != folder.name:
+            ended_elsewhere[capture.name] = result["slug"]
+    assert ended_elsewhere == {}
 
 
 DESYNCS = sorted({(s.shows, s.slug) for s in all_scenarios() if s.shows})

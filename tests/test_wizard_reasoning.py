@@ -8,6 +8,7 @@ from wizard.reasoning import (
     RULES_OUT,
     Hypothesis,
     Question,
+    chosen_entry,
     entropy,
     expected_gain,
     finished,
@@ -71,3 +72,19 @@ def test_separates_names_two_likely_hypotheses_on_opposite_sides():
     q = Question("q", {A1: 0.9, A2: 0.9, B1: 0.1})
     assert set(separates(PRIOR, q)) == {A1, B1}
     assert separates(PRIOR, Question("flat", {})) is None
+
+
+def test_the_entry_with_the_most_belief_is_chosen():
+    assert chosen_entry({A1: 0.3, A2: 0.3, B1: 0.4}, start="b") == "a"
+
+
+def test_a_tie_goes_to_the_single_most_likely_cause_then_to_the_start():
+    a3 = Hypothesis("a", "three")
+    # Three denied causes of a add up to one confirmed cause of b (0.43 each way).
+    assert chosen_entry({A1: 0.1436, A2: 0.1436, a3: 0.1436, B1: 0.4308}, start="a") == "b"
+    # 3 × 1/6 against 4 × 1/8 with the same factor: equal but for the last bit.
+    b2, b3, b4 = Hypothesis("b", "two"), Hypothesis("b", "three"), Hypothesis("b", "four")
+    belief = {A1: 0.9 / 6, A2: 0.9 / 6, a3: 0.9 / 6, B1: 0.9 / 8, b2: 0.9 / 8, b3: 0.9 / 8}
+    belief[b4] = 0.9 / 8
+    assert chosen_entry(belief, start="a") == "a"
+    assert chosen_entry({A1: 0.25, A2: 0.25, B1: 0.25, Hypothesis("b", "two"): 0.25}, "b") == "b"

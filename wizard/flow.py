@@ -123,7 +123,7 @@ def _label(scope, hypothesis):
 
 def _result(scope, state, belief, answers):
     totals = reasoning.entry_belief(belief)
-    slug = max(totals, key=lambda s: (totals[s], s == scope.start.slug))
+    slug = reasoning.chosen_entry(belief, scope.start.slug)
     entry = scope.entries[slug]
     own = {h: p for h, p in belief.items() if h.entry == slug}
     top = max(own, key=own.get)

@@ -15,6 +15,7 @@ CONFIRMS, RULES_OUT, NEUTRAL = 0.9, 0.1, 0.5
 EXPECTED = {YES: 0.9, NO: 0.1}  # what the entry implies, whatever its trigger
 CONFIDENT = 0.9  # stop when one hypothesis, or one entry with nothing left to learn, has this
 MIN_GAIN = 0.02  # bits: a question that teaches less than this is not worth the user's time
+TIE = 0.01  # entries whose beliefs are this close are tied
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,17 @@ def entry_belief(belief):
     for hypothesis, p in belief.items():
         totals[hypothesis.entry] = totals.get(hypothesis.entry, 0.0) + p
     return totals
+
+
+def chosen_entry(belief, start):
+    """The most likely entry. A tie goes to the entry with the most likely single cause (a
+    generic entry whose every cause the user denied can add up to as much as one specific
+    cause the user confirmed), then to the starting entry."""
+    totals = entry_belief(belief)
+    best = max(totals.values())
+    tied = [entry for entry, total in totals.items() if total >= best - TIE]
+    best_cause = {entry: max(p for h, p in belief.items() if h.entry == entry) for entry in tied}
+    return max(tied, key=lambda entry: (round(best_cause[entry], 9), entry == start))
 
 
 def finished(belief, questions, answered):
