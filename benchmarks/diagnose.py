@@ -41,7 +41,17 @@ CORPUS = ROOT / "tests" / "corpus"
 MULTIPLIERS = (1, 10, 100)
 PASTES = {"5 KB": (5_000, 200), "500 KB": (500_000, 30)}  # size, repetitions
 BASELINE_REPS = {1: 20, 10: 5, 100: 3}
-FAILURE = ("Error", "Exception", "ASSERT", "Traceback", "raise ", "Interrupt", "-- Process")
+# What marks a failure line (argparse prints "prog: error: ..." after its usage line).
+FAILURE = (
+    "Error",
+    "Exception",
+    "ASSERT",
+    "Traceback",
+    "raise ",
+    "Interrupt",
+    "-- Process",
+    ": error: ",
+)
 
 
 def percentile(samples, q):
