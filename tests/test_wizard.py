@@ -37,6 +37,16 @@ def walk(client, truth, start=SEED, framework=None, limit=30):
     return result, asked
 
 
+def answers_of(scope, hypothesis, neutral="unsure"):
+    """What someone whose setup is `hypothesis` answers: yes where its checks expect a yes, no
+    where they expect a no, and `neutral` to the questions it says nothing about."""
+    answers = {}
+    for key, asked in scope.questions.items():
+        p = asked.question.p_yes.get(hypothesis, NEUTRAL)
+        answers[key] = YES if p > NEUTRAL else "no" if p < NEUTRAL else neutral
+    return answers
+
+
 def walk_pairs(client, truth, start=SEED, framework=None, limit=30, pairs=(), otherwise="no"):
     """walk(), also returning the query pairs of the result page; `pairs` is where to start
     instead (a link from a paste), `otherwise` the answer to what `truth` does not name."""
@@ -271,11 +281,7 @@ def test_questions_per_diagnosis_over_the_taxonomy(client, taxonomy, summary):
         for hypothesis in scope.prior:
             if hypothesis.entry != entry.slug:
                 continue
-            truth = {}
-            for key, asked in scope.questions.items():
-                p = asked.question.p_yes.get(hypothesis, NEUTRAL)
-                truth[key] = YES if p > NEUTRAL else "no" if p < NEUTRAL else "unsure"
-            result, asked = walk(client, truth, start=entry.slug)
+            result, asked = walk(client, answers_of(scope, hypothesis), start=entry.slug)
             counts.append(len(asked))
             right = result["slug"] == entry.slug and hypothesis.trigger in result["causes"]
             wrong += [] if right else [f"{entry.slug}:{hypothesis.trigger} -> {result}"]
@@ -318,10 +324,5 @@ def test_a_timeout_caused_by_a_desync_leads_to_the_entry_of_its_cause(
     causes = [h for h in scope.prior if h.entry == cause]
     assert causes, f"{cause} is not reachable from {shown}: add it to {shown}'s siblings"
     for hypothesis in causes:
-        truth = {
-            key: YES
-            for key, asked in scope.questions.items()
-            if asked.question.p_yes.get(hypothesis, NEUTRAL) > NEUTRAL
-        }
-        result, _ = walk(client, truth, start=shown)
+        result, _ = walk(client, answers_of(scope, hypothesis, neutral="no"), start=shown)
         assert result["slug"] == cause and hypothesis.trigger in result["causes"]
