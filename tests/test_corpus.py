@@ -7,16 +7,14 @@ first as `possible`. `_negative/` (failures outside the knowledge base) and `_si
 silent failures print) must not get `match` at all."""
 
 from collections import Counter, defaultdict
-from pathlib import Path
 
 from kb.diagnosis import repository
 from kb.models import Entry
-
-CORPUS = Path(__file__).parent / "corpus"
+from tools.repro.run import CORPUS_DIR
 
 
 def corpus_files():
-    return sorted(CORPUS.glob("*/*.txt"))
+    return sorted(CORPUS_DIR.glob("*/*.txt"))
 
 
 def generic_only(candidate):
@@ -47,10 +45,10 @@ def test_every_captured_file_ranks_its_own_entry_first_and_nothing_else_matches(
                 confusion[label][slug] += 1
             expected = "possible" if slug == label and generic_only(best) else "match"
             if diagnosis.verdict != expected or slug != label:
-                wrong.append(f"{path.relative_to(CORPUS)}: {diagnosis.verdict} {slug}")
+                wrong.append(f"{path.relative_to(CORPUS_DIR)}: {diagnosis.verdict} {slug}")
         elif diagnosis.verdict == "match":
             confusion[label][slug] += 1
-            wrong.append(f"{path.relative_to(CORPUS)}: outside the KB but matched {slug}")
+            wrong.append(f"{path.relative_to(CORPUS_DIR)}: outside the KB but matched {slug}")
 
     rows = [f"{'corpus folder':40} {'files':>5} {'top-1':>5}  match possible no_match"]
     for label in sorted(files):

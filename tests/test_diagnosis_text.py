@@ -10,6 +10,7 @@ from kb.diagnosis.facts import FactRules
 from kb.diagnosis.mask import mask
 from kb.diagnosis.normalize import normalise, strip_log_prefix, strip_rank
 from kb.diagnosis.parse import parse
+from tools.repro.run import CORPUS_DIR
 
 ASSERT_LINE = (
     'RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
@@ -249,9 +250,6 @@ def test_no_fact_is_guessed(config):
     assert FactRules(config.facts).extract(normalised, parse(normalised)) == {}
 
 
-CORPUS = Path(__file__).parent / "corpus"
-
-
 @pytest.mark.parametrize(
     ("capture", "advice_only", "proven"),
     [
@@ -272,7 +270,7 @@ CORPUS = Path(__file__).parent / "corpus"
 def test_advice_in_pytorchs_error_messages_proves_nothing_about_the_script(
     config, capture, advice_only, proven
 ):
-    normalised = normalise((CORPUS / capture).read_text())
+    normalised = normalise((CORPUS_DIR / capture).read_text())
     facts = FactRules(config.facts).extract(
         normalised, parse(normalised, config.wrapper_exceptions)
     )

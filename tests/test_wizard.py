@@ -1,7 +1,6 @@
 """The diagnostic wizard: questions from the knowledge base, state in the URL, a tailored fix."""
 
 import ast
-from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
@@ -11,6 +10,7 @@ from kb.diagnosis.repository import diagnose
 from kb.models import Entry, Revision
 from kb.snippets import render_snippet
 from tests.test_diagnosis_text import TRACEBACK
+from tools.repro.run import CORPUS_DIR
 from tools.repro.scenarios import all_scenarios
 from wizard.links import from_paste
 from wizard.models import Feedback
@@ -19,7 +19,6 @@ from wizard.scope import build_scope
 from wizard.state import parse_state
 
 SEED = "ddp-expect-autograd-hooks-assert"
-CORPUS = Path(__file__).parent / "corpus"
 FRAMEWORKS = ("pytorch", "lightning", "hf_trainer", "accelerate")
 TAILORING = {"steps": "4", "scheduler": "yes"}
 
@@ -298,7 +297,7 @@ def test_a_user_sure_of_nothing_but_the_paste_ends_at_the_pasted_entry(client, t
     question ends at the entry the paste matched: the paste's own facts must not lead away
     from it (PyTorch's messages suggest settings the script never used)."""
     ended_elsewhere = {}
-    for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir() and p.name[0] != "_"):
+    for folder in sorted(p for p in CORPUS_DIR.iterdir() if p.is_dir() and p.name[0] != "_"):
         capture = min(folder.glob("*.txt"), key=lambda f: ("torchrun" not in f.name, f.name))
         diagnosis = diagnose(capture.read_text())
         url = from_paste(Entry.objects.get(slug=diagnosis.best.slug), diagnosis.facts)
