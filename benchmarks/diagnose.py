@@ -5,7 +5,9 @@ shipped taxonomy files (no database), builds knowledge bases 1×, 10× and 100×
 (copy 0 is the real entries; copy k has every literal, regex and assert site made distinct by a
 word of its own) and times `Engine.diagnose` on a 5 KB and a 500 KB paste built from the captured
 corpus in tests/corpus/, ending in the seed failure. A naive baseline runs every signature with
-Python's `re`, one pattern at a time. It ends with where the time goes and the targets.
+Python's `re`, one pattern at a time. Then the adversarial table: every shape of
+benchmarks/adversarial.py (pastes built to find a slow path) at 100 KB and 400 KB against the
+shipped taxonomy. It ends with where the time goes and the targets.
 """
 
 import math
@@ -27,6 +29,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
+from benchmarks.adversarial import SHAPES  # noqa: E402
 from kb.diagnosis import Engine, _failure_text  # noqa: E402
 from kb.diagnosis.config import parse_config  # noqa: E402
 from kb.diagnosis.mask import fingerprint, mask  # noqa: E402
@@ -41,6 +44,10 @@ CORPUS = ROOT / "tests" / "corpus"
 MULTIPLIERS = (1, 10, 100)
 PASTES = {"5 KB": (5_000, 200), "500 KB": (500_000, 30)}  # size, repetitions
 BASELINE_REPS = {1: 20, 10: 5, 100: 3}
+ADVERSARIAL_SIZES = (100_000, 400_000)
+ADVERSARIAL_REPS = 7
+ADVERSARIAL_LIMIT_MS = 100  # at 100 KB
+ADVERSARIAL_GROWTH = 5.0  # at most, for 4× the paste (linear: 4; quadratic: 16)
 # What marks a failure line (argparse prints "prog: error: ..." after its usage line).
 FAILURE = (
     "Error",
@@ -182,6 +189,40 @@ def stages(engine, text, reps):
     return {name: times[0] for name, times in timed(steps, reps).items()}
 
 
+def adversarial_table(engine):
+    """Time every adversarial shape at two sizes; returns the targets as (passed, label,
+    value) rows: the slowest shape at 100 KB, the steepest growth."""
+    small, large = ADVERSARIAL_SIZES
+    ratio = large / small
+    print(
+        f"\nAdversarial pastes, shipped taxonomy (p50 of {ADVERSARIAL_REPS} runs; growth from "
+        f"{small // 1000} KB to {large // 1000} KB, where linear is {ratio:.1f}×):"
+    )
+    print(f"{'shape':<34} {small // 1000:>6} KB {large // 1000:>6} KB {'growth':>7}  verdict")
+    worst_time, worst_growth = 0.0, 0.0
+    for name, make in SHAPES.items():
+        texts = {size: make(size) for size in ADVERSARIAL_SIZES}
+        calls = {size: partial(engine.diagnose, text) for size, text in texts.items()}
+        times = {size: p50 for size, (p50, _) in timed(calls, ADVERSARIAL_REPS, 1).items()}
+        growth = times[large] / max(times[small], 0.01)
+        verdict = engine.diagnose(texts[small]).verdict
+        print(f"{name:<34} {ms(times[small], 9)} {ms(times[large], 9)} {growth:>6.2f}×  {verdict}")
+        worst_time = max(worst_time, times[small])
+        worst_growth = max(worst_growth, growth)
+    return [
+        (
+            worst_time < ADVERSARIAL_LIMIT_MS,
+            f"adversarial: slowest shape at 100 KB < {ADVERSARIAL_LIMIT_MS} ms",
+            worst_time,
+        ),
+        (
+            worst_growth < ADVERSARIAL_GROWTH,
+            f"adversarial: growth for {ratio:.0f}× the paste < {ADVERSARIAL_GROWTH}×",
+            worst_growth,
+        ),
+    ]
+
+
 def main():
     taxonomy = read_taxonomy(settings.TAXONOMY_DIR)
     documents = [e.document for e in taxonomy.entries if e.document["status"] == "published"]
@@ -237,6 +278,8 @@ def main():
         columns = " ".join(f"{t:>10.2f}" for t in [*times.values(), rest])
         print(f"{copies:>4}× {columns}")
 
+    adversarial = adversarial_table(engines[1])
+
     largest = MULTIPLIERS[-1]
     big, small = results[largest, "500 KB"][0], results[largest, "5 KB"][0]
     big_growth, small_growth = big / results[1, "500 KB"][0], small / results[1, "5 KB"][0]
@@ -248,6 +291,7 @@ def main():
         (speedup >= 100, f"500 KB at {largest}×: engine ≥ 100× faster than re", speedup),
         (small < 10, f"5 KB at {largest}×: engine p50 < 10 ms", small),
         (big < 150, f"500 KB at {largest}×: engine p50 < 150 ms", big),
+        *adversarial,
     ]:
         print(f"  {'PASS' if passed else 'FAIL'}  {label} (measured {value:.2f})")
 

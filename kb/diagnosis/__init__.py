@@ -5,7 +5,7 @@ Plain modules with no Django imports; `kb.diagnosis.repository` feeds them from 
 
 from kb.diagnosis.facts import FactRules
 from kb.diagnosis.mask import fingerprint, mask
-from kb.diagnosis.normalize import normalise
+from kb.diagnosis.normalize import ascii_int, normalise
 from kb.diagnosis.parse import parse
 from kb.diagnosis.rank import score, verdict
 from kb.diagnosis.result import Diagnosis
@@ -47,8 +47,9 @@ class Engine:
     def _first_failing_rank(self, normalised, parsed):
         for pattern in self._failing_rank:
             match = pattern.search(normalised.text)
-            if match and match.group(1) and match.group(1).isdigit():
-                return int(match.group(1))
+            rank = ascii_int(match.group(1) or "") if match else None
+            if rank is not None:
+                return rank
         if parsed.root is not None and parsed.root.rank is not None:
             return parsed.root.rank
         return None
@@ -65,5 +66,10 @@ def _failure_text(normalised, parsed):
     if root is not None:
         frames = " < ".join(frame.function for frame in reversed(root.frames[-5:]))
         return f"{root.type}: {root.message}\n{frames}".strip()
-    tail = [line.text for line in normalised.lines if line.text.strip()][-MASKED_TAIL_LINES:]
-    return "\n".join(tail)
+    tail = []
+    for line in reversed(normalised.lines):
+        if len(tail) == MASKED_TAIL_LINES:
+            break
+        if line.text.strip():
+            tail.append(line.text)
+    return "\n".join(reversed(tail))

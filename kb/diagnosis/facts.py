@@ -68,13 +68,28 @@ class FactRules:
 
 
 def _split_messages(normalised, parsed):
-    """The text twice, offsets kept: once with the exceptions' message lines blanked, once
-    with everything else blanked."""
-    blocks = parsed.exceptions
-    in_message = {i for block in blocks for i in range(block.index, block.last_index + 1)}
-    outside, inside = [], []
-    for i, line in enumerate(normalised.lines):
-        blank = " " * len(line.text)
-        outside.append(blank if i in in_message else line.text)
-        inside.append(line.text if i in in_message else blank)
-    return "\n".join(outside), "\n".join(inside)
+    """The text twice, offsets kept: once with the exceptions' messages blanked, once with
+    everything else blanked. A blanked run keeps the line breaks at its ends, so `^` and `$`
+    still hold on the lines left; it is built from slices, whatever the number of lines."""
+    text, offsets, lines = normalised.text, normalised.offsets, normalised.lines
+    outside, inside, position = [], [], 0
+    for block in sorted(parsed.exceptions, key=lambda block: block.index):
+        start = max(offsets[block.index], position)
+        end = offsets[block.last_index] + len(lines[block.last_index].text)
+        if end <= start:
+            continue
+        outside += [text[position:start], " " * (end - start)]
+        inside += [_blank(text[position:start]), text[start:end]]
+        position = end
+    if not inside:
+        return text, ""
+    outside.append(text[position:])
+    inside.append(_blank(text[position:]))
+    return "".join(outside), "".join(inside)
+
+
+def _blank(segment):
+    """Spaces as long as `segment`, but for the line breaks that begin and end it."""
+    head = "\n" if segment.startswith("\n") else ""
+    tail = "\n" if len(segment) > len(head) and segment.endswith("\n") else ""
+    return head + " " * (len(segment) - len(head) - len(tail)) + tail

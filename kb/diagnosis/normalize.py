@@ -3,21 +3,19 @@
 Removes what varies between copies of the same failure and carries no meaning for matching:
 NUL bytes, `\\r`, ANSI colours, launcher rank prefixes (`[rank1]:`, `[default1]:`, remembered per
 line) and log prefixes (timestamps, levels, glog/c10 headers; the level is remembered). When
-several ranks print the same lines, only the first copy is kept.
+several ranks print the same lines, only the first copy is kept; a run of blank lines is one.
 
-Plain string operations only, one pass over the lines: a 1 MB paste takes milliseconds, and no
-input can make this slow. No Django here.
+Plain string operations only, one pass over the text and one over the lines, each step bounded
+per character or per line (a copy is found by one dictionary lookup, however many ranks
+printed): time grows with the paste's length whatever its shape, which the scaling tests and
+benchmarks/diagnose.py's adversarial table check. No Django here.
 """
 
 from dataclasses import dataclass, field
+from itertools import accumulate
 
-import re2
-
-from kb.patterns import quiet_options
-
-ANSI = re2.compile(
-    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])", quiet_options()
-)
+CSI_PARAMETERS = "0123456789;?"
+CSI_INTERMEDIATES = "".join(map(chr, range(0x20, 0x30)))
 LEVEL_WORDS = {
     "DEBUG": "DEBUG",
     "INFO": "INFO",
@@ -65,20 +63,27 @@ class Normalised:
         return low
 
 
+def ascii_int(text):
+    """`text` as a number when it is ASCII digits only, else None (`str.isdigit` accepts "²"
+    and "①", which `int` refuses)."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 def strip_rank(line):
     """`[rank3]: text` → (3, "text"); nested prefixes are all removed, the outer rank kept."""
-    rank = None
-    while line.startswith(RANK_TAGS):
-        start = 5 if line.startswith("[rank") else 8
+    rank, position = None, 0
+    while line.startswith(RANK_TAGS, position):
+        start = position + (5 if line.startswith("[rank", position) else 8)
         end = line.find("]:", start, start + 8)
-        if end == -1 or not line[start:end].isdigit():
+        number = ascii_int(line[start:end]) if end != -1 else None
+        if number is None:
             break
         if rank is None:
-            rank = int(line[start:end])
-        line = line[end + 2 :]
-        if line.startswith(" "):
-            line = line[1:]
-    return rank, line
+            rank = number
+        position = end + 2
+        if line.startswith(" ", position):
+            position += 1
+    return rank, line[position:]
 
 
 def _is_timestamp(token):
@@ -179,21 +184,36 @@ def strip_prefixes(line):
         rank = rank if rank is not None else found_rank
         level = level or found_level
         line = rest
+        if line[:1] not in HEADER_STARTS:
+            break  # no prefix can start here
     return rank, level, line
 
 
-def _printed_by_another_rank(streams, stream, position, text):
-    """Every rank prints the same traceback: a line is a copy when another rank printed the
-    same text (up to digits: pids, rank numbers) at the same point of its output."""
-    for other in streams.values():
-        if other is stream or len(other) <= position:
-            continue
-        seen = other[position]
-        if seen == text or (
-            len(seen) == len(text) and seen.translate(DIGIT_MASK) == text.translate(DIGIT_MASK)
-        ):
-            return True
-    return False
+def strip_ansi(text):
+    """`text` without ANSI escape sequences: CSI (colours, cursor moves), OSC (titles, links,
+    ended by BEL or by ESC and a backslash) and two-character escapes. A lone ESC goes too, so
+    normalising again changes nothing. String methods on the pieces between ESCs: linear, with
+    no regex call per sequence (a paste can hold an escape before every character)."""
+    pieces = text.split("\x1b")
+    kept = [pieces[0]]
+    index = 1
+    while index < len(pieces):
+        piece = pieces[index]
+        head = piece[:1]
+        if head == "[":
+            rest = piece[1:].lstrip(CSI_PARAMETERS).lstrip(CSI_INTERMEDIATES)
+            kept.append(rest[1:] if rest and "@" <= rest[0] <= "~" else piece)
+        elif head == "]" and "\x07" in piece:
+            kept.append(piece[piece.index("\x07") + 1 :])
+        elif head == "]" and index + 1 < len(pieces) and pieces[index + 1][:1] == "\\":
+            index += 1  # an OSC ended by ESC and a backslash: both pieces' heads go
+            kept.append(pieces[index][1:])
+        elif head and "@" <= head <= "_":
+            kept.append(piece[1:])  # a two-character escape, or an OSC that never ends
+        else:
+            kept.append(piece)
+        index += 1
+    return "".join(kept)
 
 
 def normalise(text):
@@ -201,34 +221,41 @@ def normalise(text):
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in text:
-        # A lone ESC left by a broken sequence goes too, so normalising again changes nothing.
-        text = ANSI.sub("", text).replace("\x1b", "")
+        text = strip_ansi(text)
     original = text.split("\n")
     if original and original[-1] == "":
         original.pop()
 
-    lines, ranks, streams = [], [], {}
+    lines, ranks = [], []
+    # Every rank prints the same traceback: a line is a copy when another rank printed the
+    # same text (up to digits: pids, rank numbers) at the same point of its output.
+    printed = {}  # rank -> how many lines it printed
+    first_printed_by = {}  # "position:text with digits masked" -> rank
     for index, raw in enumerate(original):
-        rank, level, rest = strip_prefixes(raw)
+        if raw[:1] in HEADER_STARTS:
+            rank, level, rest = strip_prefixes(raw)
+        else:
+            rank, level, rest = None, None, raw  # most lines: no prefix can start here
         rest = rest.rstrip()
-        if level is None and "Warning:" in rest[:300]:
+        if level is None and "Warning:" in rest and rest.find("Warning:", 0, 300) != -1:
             level = "WARNING"  # Python's `UserWarning: ...` and C++ `Warning: ...`
         if rank is not None:
-            stream = streams.get(rank)
-            if stream is None:
-                stream = streams[rank] = []
+            position = printed.get(rank)
+            if position is None:
+                position = 0
                 ranks.append(rank)
-            position = len(stream)
-            stream.append(rest)
-            if len(streams) > 1 and _printed_by_another_rank(streams, stream, position, rest):
+            printed[rank] = position + 1
+            # A string key, not a tuple: no object for the garbage collector per line.
+            key = f"{position}:{rest.translate(DIGIT_MASK)}"
+            if first_printed_by.setdefault(key, rank) != rank:
                 continue
+        if not rest and lines and not lines[-1].text:
+            continue  # a run of blank lines reads as one
         lines.append(Line(rest, index, rank, level))
 
     while lines and not lines[-1].text:
         lines.pop()  # trailing blank lines carry nothing (and would not survive a second pass)
-    offsets, total = [], 0
-    for line in lines:
-        offsets.append(total)
-        total += len(line.text) + 1
-    joined = "\n".join(line.text for line in lines)
-    return Normalised(original, lines, ranks, joined, offsets)
+    texts = [line.text for line in lines]
+    # Where each line starts in the joined text: the lengths so far, plus a break per line.
+    offsets = list(accumulate(map((1).__add__, map(len, texts)), initial=0))[:-1]
+    return Normalised(original, lines, ranks, "\n".join(texts), offsets)

@@ -7,8 +7,13 @@ another process's failure, such as a launcher's summary); which types are wrappe
 
 from dataclasses import dataclass, field
 
+from kb.diagnosis.normalize import ascii_int
+
 TRACEBACK_HEADER = "Traceback (most recent call last):"
 MAX_MESSAGE_LINES = 30
+USAGE_LOOKBACK = 50  # lines between argparse's usage line and its error line, at most
+BARE_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit")  # a type alone on its line
+ERROR_SUFFIXES = (*BARE_SUFFIXES, "Failure")
 
 
 @dataclass
@@ -63,7 +68,7 @@ def parse_frame(text):
         part = part.strip()
         if part.startswith("line "):
             number = part[5:].strip()
-            lineno = int(number) if number.isdigit() else None
+            lineno = ascii_int(number)
         elif part.startswith("in "):
             function = part[3:].strip()
     return path, lineno, function
@@ -76,7 +81,7 @@ def exception_head(text):
     name, colon, message = text.partition(":")
     if len(name) > 200 or " " in name:
         return None
-    if not colon and not name.endswith(("Error", "Exception", "Interrupt", "Exit")):
+    if not colon and not name.endswith(BARE_SUFFIXES):
         return None
     parts = name.split(".")
     if not all(part.isidentifier() for part in parts) or not parts[-1][:1].isupper():
@@ -93,12 +98,12 @@ def assert_site(text):
         if end != -1:
             path = text[marker + 5 : end]
             number = text[end + 2 : end + 12].split(",")[0].split(" ")[0]
-            return path, int(number) if number.isdigit() else None
+            return path, ascii_int(number)
     if text.startswith("Exception raised from "):
         location = text.rsplit(" at ", 1)[-1].split(" ")[0]
         path, _, number = location.rpartition(":")
         if path:
-            return path, int(number) if number.isdigit() else None
+            return path, ascii_int(number)
     return None
 
 
@@ -107,6 +112,7 @@ def parse(normalised, wrapper_types=()):
     parsed = Parsed()
     wrappers = set(wrapper_types)
     frames, in_traceback = [], False
+    usage_at = {}  # argparse's prog -> the index of its latest `usage: prog ...` line
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -116,6 +122,10 @@ def parse(normalised, wrapper_types=()):
         site = assert_site(text) if ("ASSERT" in text or "raised from" in text) else None
         if site:
             parsed.assert_sites.append(AssertSite(site[0], site[1], index))
+        if text.startswith("usage: "):
+            prog, space, _ = text[7:].partition(" ")
+            if space:
+                usage_at[prog] = index
 
         if text.endswith(TRACEBACK_HEADER):
             frames, in_traceback = [], True
@@ -125,12 +135,16 @@ def parse(normalised, wrapper_types=()):
             if following.startswith("    ") and not parse_frame(following):
                 code = following.strip()
             frames.append(Frame(*frame, code=code, index=index))
-        elif not in_traceback and usage_error(lines, index):
+        elif not in_traceback and ": error: " in text and _usage_error(text, index, usage_at):
             # argparse exits with SystemExit(2) and prints no traceback: this line is the failure.
             argparse_exit = ExceptionBlock("SystemExit", text, index, index, rank=line.rank)
             parsed.exceptions.append(argparse_exit)
             parsed.levels.append((index, "ERROR"))
-        elif (head := exception_head(text)) and (in_traceback or head[1]):
+        elif (
+            (":" in text or text.endswith(BARE_SUFFIXES))  # cheap, before exception_head
+            and (head := exception_head(text))
+            and (in_traceback or head[1])
+        ):
             last = _message_end(lines, index)
             message = "\n".join([head[1]] + [lines[i].text for i in range(index + 1, last + 1)])
             block = ExceptionBlock(head[0], message.strip(), index, last, frames, line.rank)
@@ -147,18 +161,18 @@ def parse(normalised, wrapper_types=()):
     return parsed
 
 
-def usage_error(lines, index, lookback=50):
+def _usage_error(text, index, usage_at, lookback=USAGE_LOOKBACK):
     """Is this argparse's `prog: error: message`, after the parser's `usage: prog ...` line?"""
-    prog, marker, message = lines[index].text.partition(": error: ")
-    if not marker or not message or not prog or " " in prog:
+    prog, _, message = text.partition(": error: ")
+    if not message or not prog or " " in prog:
         return False
-    usage = f"usage: {prog} "
-    return any(lines[i].text.startswith(usage) for i in range(max(0, index - lookback), index))
+    usage = usage_at.get(prog)
+    return usage is not None and index - usage <= lookback
 
 
 def _looks_like_error(name):
     """An exception line outside a traceback (a pasted last line) must name an error type."""
-    return name.rsplit(".", 1)[-1].endswith(("Error", "Exception", "Interrupt", "Exit", "Failure"))
+    return name.rsplit(".", 1)[-1].endswith(ERROR_SUFFIXES)
 
 
 def _message_end(lines, index):
