@@ -14,15 +14,21 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_bool(name, default=False):
-    value = os.environ.get(name)
-    if value is None or value == "":
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    if value not in {"1", "true", "yes", "on", "0", "false", "no", "off"}:
+        raise ImproperlyConfigured(f"{name}={value!r}: use 1 or 0.")
+    return value in {"1", "true", "yes", "on"}
 
 
 def env_int(name, default):
-    value = os.environ.get(name)
-    return int(value) if value else default
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not (value.isascii() and value.isdigit()):
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a whole number.")
+    return int(value)
 
 
 def env_list(name, default=""):
@@ -73,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "kb.middleware.refuse_floods",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -168,6 +175,15 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", Fals
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 if env_bool("TRUST_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind a proxy every request comes from the proxy's address: limits per client then read
+# the last hop the proxy added to X-Forwarded-For (kb/ratelimit.py).
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
+
+# Limits on what visitors can make the site store or try (kb/ratelimit.py; README, "Limits").
+UNMATCHED_PER_ADDRESS_PER_HOUR = env_int("UNMATCHED_PER_ADDRESS_PER_HOUR", 100)
+UNMATCHED_MAX_ROWS = env_int("UNMATCHED_MAX_ROWS", 10_000)
+FEEDBACK_PER_ADDRESS_PER_HOUR = env_int("FEEDBACK_PER_ADDRESS_PER_HOUR", 60)
+LOGIN_FAILURES_PER_MINUTE = env_int("LOGIN_FAILURES_PER_MINUTE", 5)
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 CONTENT_SECURITY_POLICY = (
