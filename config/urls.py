@@ -1,13 +1,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from kb import api
+from kb import api, login_throttle
 from wizard import views as wizard_views
 
 admin.site.site_header = "Faultline administration"
 admin.site.site_title = "Faultline"
 
 urlpatterns = [
+    # Before the admin's own routes, so its login is reached only through the throttle.
+    path("admin/login/", login_throttle.admin_login),
     path("admin/", admin.site.urls),
     path("api/diagnose", api.diagnose, name="api-diagnose"),
     path("api/openapi.json", api.openapi, name="api-openapi"),

@@ -4,11 +4,10 @@ No session or cookie authenticates it, so it is exempt from CSRF like any token-
 
 import json
 
-from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from kb import results
 from kb.diagnosis import repository
@@ -27,10 +26,12 @@ def _read_text(request):
         raise PasteError(415, 'Send JSON: Content-Type: application/json, {"text": "..."}.')
     try:
         body = json.loads(request.body)
-    except RequestDataTooBig as error:
-        raise PasteError(413, "The request is larger than 1 MB.") from error
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise PasteError(400, f"The body is not valid JSON in UTF-8: {error}") from error
+    except RecursionError as error:
+        raise PasteError(400, 'The JSON is nested too deeply: send {"text": "..."}.') from error
+    except ValueError as error:  # e.g. an integer of more digits than Python converts
+        raise PasteError(400, f"The JSON holds a value that cannot be read: {error}") from error
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
         raise PasteError(400, 'Expected an object with a string field "text".')
     return accept_paste(body["text"])
@@ -45,7 +46,7 @@ def diagnose(request):
         return _error(error.status, error.message)
     diagnosis = repository.diagnose(text)
     if diagnosis.verdict == NO_MATCH:
-        record_unmatched(diagnosis)
+        record_unmatched(diagnosis, request)
 
     def url_for(slug):
         return request.build_absolute_uri(reverse("kb:entry", args=[slug]))
@@ -53,6 +54,6 @@ def diagnose(request):
     return JsonResponse(results.as_json(diagnosis, url_for))
 
 
-@require_GET
+@require_safe
 def openapi(request):
     return JsonResponse(openapi_document(request.build_absolute_uri("/").rstrip("/")))

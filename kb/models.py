@@ -406,13 +406,48 @@ class Revision(models.Model):
         return reverse("kb:revision", args=[self.entry.slug, self.number])
 
 
+class ListRevision(models.Model):
+    """One of the lists every entry shares (the category tree, the frameworks, the old
+    addresses that redirect) after one edit, in the fixture format: the history of what is
+    not one entry's document. Like Revision, recording one publishes a new content version."""
+
+    class Name(models.TextChoices):
+        CATEGORIES = "categories", "Categories"
+        FRAMEWORKS = "frameworks", "Frameworks"
+        ALIASES = "aliases", "Old addresses"
+
+    name = models.CharField(max_length=20, choices=Name.choices)
+    number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    source = models.CharField(max_length=20, help_text="admin, load_taxonomy, ...")
+    message = models.CharField(max_length=200, blank=True)
+    document = models.TextField()
+
+    class Meta:
+        ordering = ["name", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["name", "number"], name="unique_list_revision")
+        ]
+
+    def __str__(self):
+        return f"{self.name} r{self.number}"
+
+
 class UnmatchedPaste(models.Model):
     """A paste the engine did not recognise, grouped with its repeats by masked fingerprint:
-    the queue from which staff write the next entries."""
+    the queue from which staff write the next entries. Nothing in it is unmasked
+    (kb/triage.py)."""
 
     fingerprint = models.CharField(max_length=64, unique=True)
-    masked_text = models.TextField(help_text="The root failure with paths and numbers masked.")
-    normalised_text = models.TextField(help_text="The first paste seen, normalised (truncated).")
+    masked_text = models.TextField(
+        help_text="The root failure, masked: secrets, private names, paths and numbers."
+    )
+    normalised_text = models.TextField(
+        help_text="The first paste seen, normalised and masked (its first 20,000 characters)."
+    )
     count = models.PositiveIntegerField(default=1)
     first_seen = models.DateTimeField(auto_now_add=True)
     last_seen = models.DateTimeField(auto_now=True)

@@ -1,11 +1,10 @@
 import difflib
 
-from django.core.exceptions import RequestDataTooBig
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from kb import results
 from kb import search as search_logic
@@ -37,18 +36,15 @@ def _resolve(request, kind, value):
     raise Http404(f"No entry {value}")
 
 
-@require_GET
+@require_safe
 def home(request):
     return render(request, "kb/home.html", {"entry_count": _entries(request).count()})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def diagnose(request):
     """The paste box posts here; links printed next to errors use GET /diagnose?q=..."""
-    try:
-        source = request.POST if request.method == "POST" else request.GET
-    except RequestDataTooBig:
-        return _paste_refused(request, PasteError(413, "The paste is larger than 1 MB."))
+    source = request.POST if request.method == "POST" else request.GET
     if request.method == "GET" and "q" not in source:
         return redirect("kb:home")
     try:
@@ -57,11 +53,11 @@ def diagnose(request):
         return _paste_refused(request, error)
     diagnosis = repository.diagnose(text)
     if diagnosis.verdict == NO_MATCH:
-        record_unmatched(diagnosis)
+        record_unmatched(diagnosis, request)
     return render(request, "kb/diagnose.html", _results_context(request, diagnosis))
 
 
-@require_GET
+@require_safe
 def go(request):
     """Straight to the entry when the failure is recognised; the results page otherwise."""
     try:
@@ -72,7 +68,7 @@ def go(request):
     if diagnosis.verdict == MATCH:
         return redirect("kb:entry", diagnosis.best.slug)
     if diagnosis.verdict == NO_MATCH:
-        record_unmatched(diagnosis)
+        record_unmatched(diagnosis, request)
     return render(request, "kb/diagnose.html", _results_context(request, diagnosis))
 
 
@@ -96,7 +92,7 @@ def _results_context(request, diagnosis):
     }
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def search(request):
     query = (request.POST if request.method == "POST" else request.GET).get("q", "")
     entries = _entries(request).prefetch_related("symptoms", "sample_lines", "signatures")
@@ -107,14 +103,14 @@ def search(request):
     return render(request, template, context, status=status)
 
 
-@require_GET
+@require_safe
 @cached_for_visitors
 def browse(request):
     tree = category_tree(Category.objects.all(), _entries(request))
     return render(request, "kb/browse.html", {"tree": tree})
 
 
-@require_GET
+@require_safe
 @cached_for_visitors
 def category(request, slug):
     category = get_object_or_404(Category, slug=slug)
@@ -122,7 +118,7 @@ def category(request, slug):
     return render(request, "kb/category.html", {"category": category, "node": node})
 
 
-@require_GET
+@require_safe
 @cached_for_visitors
 def entry(request, slug):
     found, moved = _resolve(request, "slug", slug)
@@ -153,13 +149,13 @@ def entry(request, slug):
     return render(request, "kb/entry.html", context)
 
 
-@require_GET
+@require_safe
 def entry_by_code(request, code):
     found, _ = _resolve(request, "code", code)
     return redirect(found)
 
 
-@require_GET
+@require_safe
 @cached_for_visitors
 def history(request, slug):
     found, moved = _resolve(request, "slug", slug)
@@ -169,7 +165,7 @@ def history(request, slug):
     return render(request, "kb/history.html", {"entry": found, "revisions": revisions})
 
 
-@require_GET
+@require_safe
 @cached_for_visitors
 def revision(request, slug, number):
     found, moved = _resolve(request, "slug", slug)

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import faultline_hook
-from kb.diagnosis.mask import mask as server_mask
+from kb.diagnosis import repository
 
 ROOT = Path(__file__).resolve().parent.parent
 URL = "http://faultline.internal"
@@ -105,16 +105,25 @@ def test_masking_hides_the_local_user_name(monkeypatch):
     assert masked == "no quota for <user>, see <path>/<user> (alice_<n> kept)"
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        ASSERT_LINE,
-        "boom at ./data/x.py:12 from 10.0.0.12:29500 ptr 0x7f3a id deadbeef0123456789ab",
-        "CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)",
-    ],
-)
-def test_masking_agrees_with_the_server_where_nothing_is_private(text):
-    assert faultline_hook.mask(text) == server_mask(text)
+def test_the_link_holds_no_secret(faultline_url):
+    error = ConnectionError(
+        "postgres://alice:S3cret@db:5432/x refused; HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345"
+    )
+
+    query = query_of(faultline_hook.link_for(error))
+
+    assert (
+        query
+        == "ConnectionError: postgres://<user>:<secret>@db:<path>/x refused; HF_TOKEN=<secret>"
+    )
+
+
+def test_the_hook_knows_every_wrapper_the_server_knows(settings):
+    config = repository.load_config(settings.TAXONOMY_DIR / repository.CONFIG_FILE)
+
+    short_names = {name.rsplit(".", 1)[-1] for name in config.wrapper_exceptions}
+
+    assert short_names == set(faultline_hook.WRAPPERS)
 
 
 def test_link_is_base_url_go_and_the_masked_type_and_message(faultline_url):

@@ -1,17 +1,24 @@
+import secrets
+
+from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from kb.caching import cached_for_visitors
-from kb.models import Entry, EntryAlias, Framework
+from kb import ratelimit
+from kb.caching import PAGE_TIMEOUT, cached_for_visitors
+from kb.models import Check, Entry, EntryAlias, Framework
 from wizard.flow import next_step, step_as_json
 from wizard.models import Feedback
 from wizard.scope import build_scope
 from wizard.state import parse_state
 
 FIXED = {"yes": True, "no": False}
+VISITOR_COOKIE = "faultline_visitor"
+VISITOR_MAX_AGE = 2 * 365 * 24 * 3600
 
 
 def _visible(request):
@@ -44,8 +51,22 @@ def _step(request):
     return next_step(scope, state, frameworks)
 
 
-@require_GET
-@cached_for_visitors
+def _visitor_query(request, version):
+    """What a visitor's step is cached under and rendered from: the query as the wizard reads
+    it (parameters no question knows, and values it cannot use, dropped), so made-up
+    parameters cannot make a cache miss each."""
+
+    def keys():
+        checks = Check.objects.filter(entry__status=Entry.Status.PUBLISHED)
+        questions = frozenset(checks.values_list("key", flat=True))
+        return questions, frozenset(Framework.objects.values_list("key", flat=True))
+
+    questions, frameworks = cache.get_or_set(f"wizard-keys:{version}", keys, PAGE_TIMEOUT)
+    return parse_state(request.GET, questions, frameworks).query()
+
+
+@require_safe
+@cached_for_visitors(query=_visitor_query)
 def step(request):
     if not request.GET.get("entry"):
         return render(request, "wizard/start.html", {"entries": _symptom_choices(request)})
@@ -57,7 +78,7 @@ def step(request):
     return render(request, template, {"step": current})
 
 
-@require_GET
+@require_safe
 def step_json(request):
     current = _step(request) if request.GET.get("entry") else None
     if current is None:
@@ -67,13 +88,23 @@ def step_json(request):
 
 @require_POST
 def feedback(request):
+    # Counted first: an address sending a fresh cookie with each vote is stopped here, before
+    # it costs the database a query.
+    ratelimit.count(
+        "feedback",
+        ratelimit.client_address(request),
+        settings.FEEDBACK_PER_ADDRESS_PER_HOUR,
+        3600,
+        "Too many answers from your address: try again within the hour.",
+    )
     entry = get_object_or_404(_visible(request), slug=request.POST.get("entry", ""))
     fixed = FIXED.get(request.POST.get("fixed", ""))
     if fixed is None:
         return HttpResponseBadRequest("Answer yes or no.")
-    Feedback.objects.create(
-        entry=entry,
-        revision=entry.revisions.first(),
+    visitor = _visitor(request)
+    Feedback.objects.record(
+        entry,
+        visitor,
         fixed=fixed,
         causes=request.POST.get("causes", "")[:200],
         fix=request.POST.get("fix", "")[:60],
@@ -81,7 +112,29 @@ def feedback(request):
     )
     messages.success(request, "Thank you: your answer helps keep this entry right.")
     query = request.POST.get("state", "").lstrip("?")
-    return redirect(f"{reverse('wizard:step')}?{query}#feedback")
+    response = redirect(f"{reverse('wizard:step')}?{query}#feedback")
+    _remember(response, visitor)
+    return response
+
+
+def _visitor(request):
+    """The id this browser votes under: the one its signed cookie carries, else a new one."""
+    visitor = request.get_signed_cookie(VISITOR_COOKIE, default=None)
+    return visitor or secrets.token_urlsafe(16)
+
+
+def _remember(response, visitor):
+    # Sent back only to the feedback form's target, so every other page's request stays the
+    # same for every visitor and cached pages are not split by it.
+    response.set_signed_cookie(
+        VISITOR_COOKIE,
+        visitor,
+        max_age=VISITOR_MAX_AGE,
+        path=reverse("wizard:feedback"),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
 
 
 def _symptom_choices(request):
