@@ -13,8 +13,7 @@ DEPLOY_ENV := DEBUG=0 SECRET_KEY=lint-only-$(shell printf '%064d' 0 | tr 0 k) \
 
 run: setup
 	@echo "Faultline on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
-	SECURE_COOKIES=0 $(BIN)/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 \
-		--access-logfile -
+	SECURE_COOKIES=0 $(BIN)/gunicorn config.wsgi -c config/gunicorn.py --bind $(HOST):$(PORT)
 
 dev: setup
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)

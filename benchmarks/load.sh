@@ -17,8 +17,8 @@ workers=${WORKERS:-$(( $(nproc) * 2 + 1 ))}
 .venv/bin/python manage.py migrate -v0
 .venv/bin/python manage.py load_taxonomy >/dev/null
 .venv/bin/python manage.py collectstatic --noinput -v0
-.venv/bin/gunicorn config.wsgi --bind "127.0.0.1:$port" --workers "$workers" \
-  --log-level warning >"$work/gunicorn.log" 2>&1 &
+WEB_WORKERS=$workers .venv/bin/gunicorn config.wsgi -c config/gunicorn.py --bind "127.0.0.1:$port" \
+  --log-level warning --access-logfile /dev/null >"$work/gunicorn.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.2; done
@@ -39,7 +39,7 @@ run() {  # name, connections, wrk arguments...
   eval "rps_${name//-/_}_$connections=$rps"
 }
 
-echo "gunicorn, $workers workers, $(nproc) cores, ${seconds}s per run"
+echo "gunicorn (config/gunicorn.py), $workers workers, $(nproc) cores, ${seconds}s per run"
 for connections in 16 64; do
   run mix "$connections" -s benchmarks/mix.lua "$base"
   run entry-page "$connections" "$base/kb/ddp-expect-autograd-hooks-assert/"

@@ -74,8 +74,10 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "kb.middleware.refuse_oversized",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "kb.middleware.private_for_signed_in",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -121,6 +123,16 @@ DATABASES = {
         conn_max_age=env_int("CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several gunicorn workers write to one file. WAL lets readers go on during a write;
+    # IMMEDIATE takes the write lock when a transaction starts, so a second writer waits for
+    # it (up to the timeout, in seconds) instead of failing with "database is locked" when it
+    # tries to upgrade a read lock another writer is waiting on.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
 
 # One machine: each process keeps its own cache. Several app servers: point them all at one
 # Redis, so that rendered pages and everything else cached are shared.
@@ -178,6 +190,11 @@ if env_bool("TRUST_X_FORWARDED_PROTO", False):
 # Behind a proxy every request comes from the proxy's address: limits per client then read
 # the last hop the proxy added to X-Forwarded-For (kb/ratelimit.py).
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
+
+# A paste holds at most 1 MB (kb/paste.py); form-encoded, each byte may take three. Larger
+# bodies, and links longer than MAX_URL_BYTES, get the site's own 413 and 414 pages.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 3_000_000 + 100_000
+MAX_URL_BYTES = 8192
 
 # Limits on what visitors can make the site store or try (kb/ratelimit.py; README, "Limits").
 UNMATCHED_PER_ADDRESS_PER_HOUR = env_int("UNMATCHED_PER_ADDRESS_PER_HOUR", 100)

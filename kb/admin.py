@@ -4,6 +4,7 @@ from django.db import models
 from django.forms import Textarea
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.text import capfirst
 
 from kb.models import (
     Category,
@@ -14,6 +15,7 @@ from kb.models import (
     FingerprintStep,
     Fix,
     Framework,
+    ListRevision,
     Revision,
     SampleLine,
     Sibling,
@@ -23,6 +25,8 @@ from kb.models import (
     Trigger,
     UnmatchedPaste,
 )
+from kb.snippets import python_problem, snippet_problem
+from kb.taxonomy.lists import record_list_revision
 from kb.taxonomy.store import record_revision
 from kb.triage import draft_from_unmatched
 
@@ -102,33 +106,61 @@ def _record(request, form, entry):
     record_revision(entry, "admin", author=request.user, message=message)
 
 
-class EntryForm(forms.ModelForm):
-    revision_message = forms.CharField(
-        required=False, max_length=200, help_text="Why this change; kept in the history."
-    )
-    # The revision the author started from: a save over someone else's newer edit is refused.
+class EditedOverRevision(forms.ModelForm):
+    """A form that edits an entry, or a part of one with a page of its own: the revision the
+    author opened travels with the form, and a save over someone else's newer revision is
+    refused. The entry's row is locked while this is checked, so two saves at the same moment
+    are taken one after the other (SQLite's IMMEDIATE transactions do the same there)."""
+
+    # The revision the author started from; required when changing what exists, so that a
+    # request without it cannot skip the check.
     base_revision = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["base_revision"].initial = self._latest_revision()
+        self.fields["base_revision"].required = self.instance.pk is not None
+
+    def edited_entry(self):
+        return self.instance
 
     def _latest_revision(self):
         if self.instance.pk is None:
             return 0
-        latest = self.instance.revisions.order_by("-number").first()
+        latest = Revision.objects.filter(entry=self.edited_entry()).order_by("-number").first()
         return latest.number if latest else 0
 
     def clean(self):
         cleaned = super().clean()
-        base, latest = cleaned.get("base_revision"), self._latest_revision()
-        if self.instance.pk is not None and base is not None and base != latest:
+        if self.instance.pk is None:
+            return cleaned
+        if "base_revision" not in cleaned:
+            raise forms.ValidationError(
+                "This form was sent without the revision it was opened at, so it cannot tell "
+                "whether someone saved in between: open the page again and make your edit there."
+            )
+        Entry.objects.select_for_update().filter(pk=self.edited_entry().pk).exists()
+        base, latest = cleaned["base_revision"], self._latest_revision()
+        if base != latest:
             raise forms.ValidationError(
                 f"Someone saved this entry (revision {latest}) after you opened it at revision "
                 f"{base}. Your changes were not saved: open the entry again to see theirs, "
                 "then make your edit on top."
             )
         return cleaned
+
+
+class EntryForm(EditedOverRevision):
+    revision_message = forms.CharField(
+        required=False, max_length=200, help_text="Why this change; kept in the history."
+    )
+
+    def clean_base_loop(self):
+        # The content lint's rule (kb/taxonomy/lint.py), so that an entry saved here still loads.
+        code = self.cleaned_data["base_loop"]
+        if problem := python_problem(code):
+            raise forms.ValidationError(capfirst(problem))
+        return code
 
     class Meta:
         model = Entry
@@ -189,12 +221,30 @@ class EntryAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{} revision(s)</a>', url, obj.revisions.count())
 
 
+class SnippetForm(forms.ModelForm):
+    """Refuses what the content lint refuses: a snippet the wizard could not render or show."""
+
+    def clean(self):
+        cleaned = super().clean()
+        code, language = cleaned.get("code"), cleaned.get("language")
+        if code is not None and (problem := snippet_problem(code, language)):
+            self.add_error("code", capfirst(problem))
+        return cleaned
+
+
 class SnippetInline(OrderedInline):
     model = Snippet
+    form = SnippetForm
+
+
+class FixForm(EditedOverRevision):
+    def edited_entry(self):
+        return self.instance.entry
 
 
 @admin.register(Fix)
 class FixAdmin(admin.ModelAdmin):
+    form = FixForm
     list_display = ["title", "entry"]
     list_filter = ["entry"]
     search_fields = ["title", "entry__code", "entry__title"]
@@ -206,21 +256,61 @@ class FixAdmin(admin.ModelAdmin):
         _record(request, form, form.instance.entry)
 
 
+class SharedListAdmin(admin.ModelAdmin):
+    """A list every entry shares: each save or delete keeps the whole list as a revision,
+    which also publishes a new content version (visitors see the edit at once)."""
+
+    list_name = None
+
+    def _record(self, request):
+        record_list_revision(self.list_name, "admin", author=request.user)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        self._record(request)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        self._record(request)
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)
+        self._record(request)
+
+
 @admin.register(Category)
-class CategoryAdmin(admin.ModelAdmin):
+class CategoryAdmin(SharedListAdmin):
+    list_name = ListRevision.Name.CATEGORIES
     list_display = ["name", "slug", "parent", "order"]
     search_fields = ["name", "slug"]
 
 
 @admin.register(Framework)
-class FrameworkAdmin(admin.ModelAdmin):
+class FrameworkAdmin(SharedListAdmin):
+    list_name = ListRevision.Name.FRAMEWORKS
     list_display = ["key", "name", "order"]
 
 
 @admin.register(EntryAlias)
-class EntryAliasAdmin(admin.ModelAdmin):
+class EntryAliasAdmin(SharedListAdmin):
+    list_name = ListRevision.Name.ALIASES
     list_display = ["kind", "value", "entry"]
     search_fields = ["value", "entry__slug"]
+
+
+@admin.register(ListRevision)
+class ListRevisionAdmin(admin.ModelAdmin):
+    list_display = ["name", "number", "created_at", "author", "source", "message"]
+    list_filter = ["name", "source"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Revision)

@@ -1,11 +1,17 @@
-"""Security headers Django 5.2 does not set itself, and floods refused with a 429.
+"""Security headers Django 5.2 does not set itself, and the site's own answers to requests it
+refuses: too large (413, 414), too many (429).
 
 The Content-Security-Policy is strict: no inline script, no eval, no inline style, nothing
 from another origin: the portal runs on closed networks and renders pasted text, so the
 browser is told to run only our own files."""
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import JsonResponse, UnreadablePostError
+from django.shortcuts import render
+from django.utils.cache import patch_cache_control
 
+from kb.models import Entry
 from kb.ratelimit import Limited, too_many_requests
 
 
@@ -33,3 +39,53 @@ def refuse_floods(get_response):
 
     middleware.process_exception = process_exception
     return middleware
+
+
+def private_for_signed_in(get_response):
+    """Pages for signed-in staff show drafts and admin links: no shared cache may keep them."""
+
+    def middleware(request):
+        response = get_response(request)
+        if request.user.is_authenticated:
+            patch_cache_control(response, private=True)
+        return response
+
+    return middleware
+
+
+def refuse_oversized(get_response):
+    """Requests too large for the site get its own answer instead of a bare 400 from deeper
+    down: a link longer than MAX_URL_BYTES is a 414 that offers its text in the paste box,
+    and a body larger than Django reads (DATA_UPLOAD_MAX_MEMORY_SIZE) a 413."""
+
+    def middleware(request):
+        if len(request.path) + len(request.META.get("QUERY_STRING", "")) > settings.MAX_URL_BYTES:
+            return _refused(request, 414, LINK_TOO_LONG, paste=request.GET.get("q", ""))
+        if request.method in ("POST", "PUT", "PATCH"):
+            try:
+                request.body  # noqa: B018  read here, where too large can still be answered
+            except RequestDataTooBig:
+                return _refused(request, 413, BODY_TOO_LARGE)
+            except UnreadablePostError:
+                return _refused(request, 400, BODY_UNREADABLE)
+        return get_response(request)
+
+    return middleware
+
+
+LINK_TOO_LONG = (
+    "This link is too long to be followed (links hold at most 8 KB). Its text is in the box "
+    "below: press “Find the failure”, or paste the end of your output instead."
+)
+BODY_TOO_LARGE = (
+    "The request is larger than the site accepts (pastes hold at most 1 MB). Paste the end of "
+    "the output: the traceback and the lines just before it are what matter."
+)
+BODY_UNREADABLE = "The request's body did not arrive in full. Please send it again."
+
+
+def _refused(request, status, message, paste=""):
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": message}, status=status)
+    context = {"error": message, "paste": paste, "entry_count": Entry.objects.published().count()}
+    return render(request, "kb/home.html", context, status=status)

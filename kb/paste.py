@@ -3,6 +3,7 @@
 MAX_PASTE_BYTES = 1_000_000
 CONTROL = frozenset(range(0, 32)) - {9, 10, 12, 13, 27}  # tab, newlines, form feed, ESC are text
 MAX_CONTROL_SHARE = 0.1
+SURROGATES = dict.fromkeys(range(0xD800, 0xE000), "\ufffd")
 
 
 class PasteError(Exception):
@@ -14,7 +15,8 @@ class PasteError(Exception):
 
 def accept_paste(text):
     """Return the paste as text to diagnose, or raise PasteError(4xx, why)."""
-    if len(text.encode("utf-8", "replace")) > MAX_PASTE_BYTES:
+    text = _without_lone_surrogates(text)
+    if len(text.encode("utf-8")) > MAX_PASTE_BYTES:
         raise PasteError(
             413,
             f"The paste is larger than {MAX_PASTE_BYTES // 1_000_000} MB. Paste the end of "
@@ -26,6 +28,16 @@ def accept_paste(text):
     controls = sum(1 for char in sample if ord(char) in CONTROL)
     if controls > MAX_CONTROL_SHARE * len(sample):
         raise PasteError(400, "This does not look like text output (it is mostly binary data).")
+    return text
+
+
+def _without_lone_surrogates(text):
+    """JSON can carry half of a UTF-16 pair ("\\ud800"), which is no character and which RE2
+    cannot encode: each becomes U+FFFD, as invalid UTF-8 does in a form or a file."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.translate(SURROGATES)
     return text
 
 

@@ -1,8 +1,13 @@
 """Fix snippets are templates: the wizard fills them with what it learned about the user's
 training loop. Django's template language, with autoescaping off (the output is code, shown
-escaped by the page like any text), from content reviewed in git."""
+escaped by the page like any text), from content reviewed in git.
 
-from django.template import Context, Engine
+`snippet_problem` is the one judgement of whether a snippet can be shown: the content lint (so
+`check_taxonomy` and `load_taxonomy`) and the admin forms all ask it."""
+
+import ast
+
+from django.template import Context, Engine, TemplateSyntaxError
 
 # What a snippet may use, with the values the entry page and the lint render it with.
 DEFAULTS = {
@@ -18,6 +23,34 @@ def render_snippet(template, **values):
     """The snippet with `values` (missing ones take DEFAULTS)."""
     context = {**DEFAULTS, **{k: v for k, v in values.items() if k in DEFAULTS}}
     return _engine.from_string(template).render(Context(context)).strip("\n")
+
+
+def snippet_problem(template, language):
+    """Why the wizard could not show this snippet, or None: its template does not parse or does
+    not render, or (for Python) what it renders to is not valid Python."""
+    try:
+        code = render_snippet(template)
+    except TemplateSyntaxError as error:
+        return f"not a valid snippet template: {error}"
+    except Exception as error:  # whatever rendering raises here, the wizard's page would raise
+        return f"not renderable as a snippet: {type(error).__name__}: {error}"
+    if language == "python" and (syntax := _syntax_error(code)):
+        return f"not valid Python once rendered: {syntax}"
+    return None
+
+
+def python_problem(code):
+    """Why `code`, shown as it is (not a template), is not valid Python, or None."""
+    error = _syntax_error(code)
+    return f"not valid Python: {error}" if error else None
+
+
+def _syntax_error(code):
+    try:
+        ast.parse(code)
+    except SyntaxError as error:
+        return f"{error.msg} (line {error.lineno})"
+    return None
 
 
 def uses(template, variable):

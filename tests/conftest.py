@@ -1,4 +1,5 @@
 from html.parser import HTMLParser
+from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings as django_settings
@@ -144,3 +145,12 @@ def form_fields(html):
     parser.feed(html)
     # Browsers drop the single newline that follows <textarea>.
     return [(name, value.removeprefix("\n")) for name, value in parser.data]
+
+
+def submit_admin_form(client, url, changes):
+    """GET the admin form at `url`, change some fields as a person would, POST it back."""
+    fields = form_fields(client.get(url).content.decode())
+    missing = set(changes) - {name for name, _ in fields}
+    assert not missing, f"no such fields: {missing}"
+    data = [(name, changes.get(name, value)) for name, value in fields]
+    return client.post(url, urlencode(data), content_type="application/x-www-form-urlencoded")

@@ -3,6 +3,7 @@
 from urllib.parse import urlencode
 
 from kb.models import Entry, Fix, Revision
+from kb.taxonomy.store import record_revision
 from tests.conftest import form_fields
 
 
@@ -112,3 +113,87 @@ def test_a_save_over_someone_elses_newer_edit_is_refused(client, seed, staff):
     assert "Someone saved this entry (revision 2) after you opened it" in second.content.decode()
     assert Entry.objects.get(pk=seed.pk).title == "First author's title"
     assert Revision.objects.filter(entry=seed).count() == 2
+
+
+def test_a_snippet_with_a_broken_template_tag_is_refused_beside_its_code(client, seed, staff):
+    client.force_login(staff)
+    fix = Fix.objects.get(entry=seed, key="non-reentrant-checkpointing")
+    snippet = fix.snippets.first()
+    response = submit(
+        client,
+        f"/admin/kb/fix/{fix.pk}/change/",
+        {"title": "Should not be saved", "snippets-0-code": "{% if %}\n" + snippet.code},
+    )
+    assert response.status_code == 200
+    assert snippet_errors(response) == {
+        "code": ["Not a valid snippet template: Unexpected end of expression in if tag."]
+    }
+    assert "Unexpected end of expression in if tag." in response.content.decode()
+    assert Fix.objects.get(pk=fix.pk).title == fix.title
+    assert fix.snippets.first().code == snippet.code
+    assert Revision.objects.filter(entry=seed).count() == 1
+
+
+def test_a_snippet_that_is_not_python_once_rendered_is_refused(client, seed, staff):
+    client.force_login(staff)
+    fix = Fix.objects.get(entry=seed, key="non-reentrant-checkpointing")
+    snippet = fix.snippets.first()
+    response = submit(
+        client,
+        f"/admin/kb/fix/{fix.pk}/change/",
+        {"snippets-0-code": "loss.backward(\n" + snippet.code},
+    )
+    assert response.status_code == 200
+    assert snippet_errors(response) == {
+        "code": ["Not valid Python once rendered: '(' was never closed (line 1)"]
+    }
+    assert fix.snippets.first().code == snippet.code
+    assert Revision.objects.filter(entry=seed).count() == 1
+
+
+def test_a_base_loop_that_is_not_python_is_refused_beside_it(client, seed, staff):
+    client.force_login(staff)
+    response = submit(
+        client,
+        f"/admin/kb/entry/{seed.pk}/change/",
+        {"base_loop": "for step in range(:\n    pass", "title": "Should not be saved"},
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "base_loop": ["Not valid Python: invalid syntax (line 1)"]
+    }
+    entry = Entry.objects.get(pk=seed.pk)
+    assert (entry.title, entry.base_loop) == (seed.title, seed.base_loop)
+    assert Revision.objects.filter(entry=seed).count() == 1
+
+
+def snippet_errors(response):
+    [snippets] = response.context["inline_admin_formsets"]
+    return snippets.formset.forms[0].errors
+
+
+def test_an_entry_form_sent_without_its_revision_is_refused(client, seed, staff):
+    client.force_login(staff)
+    url = f"/admin/kb/entry/{seed.pk}/change/"
+    fields = [
+        (k, v) for k, v in form_fields(client.get(url).content.decode()) if k != "base_revision"
+    ]
+    fields = [(k, "Overwritten" if k == "title" else v) for k, v in fields]
+    response = client.post(url, urlencode(fields), content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 200
+    assert "sent without the revision it was opened at" in response.content.decode()
+    assert Entry.objects.get(pk=seed.pk).title != "Overwritten"
+
+
+def test_a_fix_saved_over_a_newer_revision_of_its_entry_is_refused(client, seed, staff):
+    client.force_login(staff)
+    fix = seed.fixes.first()
+    url = f"/admin/kb/fix/{fix.pk}/change/"
+    fields = form_fields(client.get(url).content.decode())
+    seed.title = "Someone else's edit"
+    seed.save()
+    record_revision(seed, "admin", author=staff)
+    fields = [(k, "A title over theirs" if k == "title" else v) for k, v in fields]
+    response = client.post(url, urlencode(fields), content_type="application/x-www-form-urlencoded")
+    assert "after you opened it" in response.content.decode()
+    assert Fix.objects.get(pk=fix.pk).title != "A title over theirs"

@@ -40,6 +40,33 @@ def line_of(path, fragment):
     raise AssertionError(f"{fragment!r} not in {path}")
 
 
+def code_line_above(path, fragment):
+    """The line of the `code:` key whose block holds `fragment`."""
+    lines = path.read_text().splitlines()
+    inside = line_of(path, fragment)
+    return next(n for n in range(inside, 0, -1) if lines[n - 1].lstrip().startswith("code:"))
+
+
+def database_state():
+    return list(Entry.objects.values_list("slug", "loaded_hash", "updated_at")), list(
+        Revision.objects.values_list("pk", flat=True)
+    )
+
+
+def refused_by_check_and_load(root, capsys):
+    """The problems check_taxonomy reports for `root`, once it is clear that load_taxonomy
+    refuses the folder with the same ones and writes nothing."""
+    with pytest.raises(CommandError):
+        call_command("check_taxonomy", str(root))
+    reported = capsys.readouterr().err.splitlines()
+    before = database_state()
+    with pytest.raises(CommandError, match="nothing was loaded"):
+        call_command("load_taxonomy", str(root), force=True)
+    assert capsys.readouterr().err.splitlines() == reported
+    assert database_state() == before
+    return reported
+
+
 def problems_of(root):
     with pytest.raises(TaxonomyError) as caught:
         read_taxonomy(root)
@@ -75,6 +102,9 @@ def test_load_dump_load_is_lossless(db, tmp_path, fixtures_copy):
     load_taxonomy(fixtures_copy)
     before = read_taxonomy(fixtures_copy).entries[0].document
     dump_taxonomy(tmp_path / "again")
+    # diagnosis.yaml is not in the database (the engine reads it from TAXONOMY_DIR): no dump
+    # writes it, and no folder loads without it.
+    shutil.copy(fixtures_copy / "diagnosis.yaml", tmp_path / "again")
     Entry.objects.all().delete()
     load_taxonomy(tmp_path / "again")
     after = read_taxonomy(tmp_path / "again").entries[0].document
@@ -251,11 +281,14 @@ def test_content_lint_reports_a_trigger_without_check_or_fix(fixtures_copy, caps
     assert "trigger 'eager_mode': no fix resolves it" in errors
 
 
-def test_content_lint_refuses_a_snippet_that_is_not_python(fixtures_copy, capsys):
-    edit(seed_file(fixtures_copy), "loss.backward()\n", "loss.backward(\n")
-    with pytest.raises(CommandError):
-        call_command("check_taxonomy", str(fixtures_copy))
-    assert "is not valid Python" in capsys.readouterr().err
+def test_content_lint_refuses_a_snippet_that_is_not_python(db, fixtures_copy, capsys):
+    path = seed_file(fixtures_copy)
+    edit(path, "loss.backward()\n", "loss.backward(\n")
+    assert refused_by_check_and_load(fixtures_copy, capsys) == [
+        f"fixtures/entries/{SEED}.md:{code_line_above(path, 'loss.backward(')}: "
+        "fixes[1].snippets[1].code is not valid Python once rendered: "
+        "'(' was never closed (line 9)"
+    ]
 
 
 def test_content_lint_needs_a_signature_that_matches_the_sample_output(fixtures_copy, capsys):
@@ -267,3 +300,84 @@ def test_content_lint_needs_a_signature_that_matches_the_sample_output(fixtures_
     with pytest.raises(CommandError):
         call_command("check_taxonomy", str(fixtures_copy))
     assert "no signature matches any sample output line" in capsys.readouterr().err
+
+
+# --- What check_taxonomy reports, load_taxonomy refuses -----------------------------------------
+
+
+def test_a_snippet_with_a_broken_template_tag_is_not_loaded(db, fixtures_copy, capsys):
+    path = seed_file(fixtures_copy)
+    edit(path, "{% if scheduler %}scheduler = optim", "{% if %}scheduler = optim")
+    assert refused_by_check_and_load(fixtures_copy, capsys) == [
+        f"fixtures/entries/{SEED}.md:{code_line_above(path, '{% if %}')}: "
+        "fixes[1].snippets[1].code is not a valid snippet template: "
+        "Unexpected end of expression in if tag."
+    ]
+
+
+def test_a_base_loop_that_is_not_python_is_not_loaded(db, fixtures_copy, capsys):
+    path = seed_file(fixtures_copy)
+    edit(path, "    # Typical pattern:\n", "    # Typical pattern:\n    for step in range(:\n")
+    assert refused_by_check_and_load(fixtures_copy, capsys) == [
+        f"fixtures/entries/{SEED}.md:{code_line_above(path, 'range(:')}: "
+        "base_loop.code is not valid Python: invalid syntax (line 2)"
+    ]
+
+
+@pytest.mark.parametrize(
+    "old, new, at, reason",
+    [
+        (
+            r"trainer\.py '",
+            r"trainer\.py ('",
+            r"trainer\.py ('",
+            "facts[1].pattern: not a valid RE2 regular expression: missing )",
+        ),
+        ("facts:\n", "facts: [\n", "- key: framework", "not valid YAML: expected the node content"),
+        ("facts:\n", "severity: high\nfacts:\n", "severity: high", "unknown key 'severity'"),
+    ],
+    ids=["invalid-regex", "invalid-yaml", "unknown-key"],
+)
+def test_a_broken_diagnosis_yaml_is_not_loaded(db, fixtures_copy, capsys, old, new, at, reason):
+    config = fixtures_copy / "diagnosis.yaml"
+    edit(config, old, new)
+    [problem] = refused_by_check_and_load(fixtures_copy, capsys)
+    assert problem.startswith(f"fixtures/diagnosis.yaml:{line_of(config, at)}: {reason}")
+
+
+def test_a_taxonomy_without_diagnosis_yaml_is_not_loaded(db, fixtures_copy, capsys):
+    (fixtures_copy / "diagnosis.yaml").unlink()
+    assert refused_by_check_and_load(fixtures_copy, capsys) == [
+        "fixtures/diagnosis.yaml:1: file is missing"
+    ]
+
+
+def test_a_folder_named_like_an_entry_file_is_reported(fixtures_copy):
+    (fixtures_copy / "entries" / "notes.md").mkdir()
+    assert problems_of(fixtures_copy) == ["fixtures/entries/notes.md:1: not a file"]
+
+
+@pytest.mark.parametrize("command", ["check_taxonomy", "load_taxonomy"])
+@pytest.mark.parametrize("where", ["an entry file", "the entries folder", "nowhere"])
+def test_a_path_that_is_no_taxonomy_folder_is_refused_saying_what_one_holds(
+    db, fixtures_copy, command, where
+):
+    path = {
+        "an entry file": seed_file(fixtures_copy),
+        "the entries folder": fixtures_copy / "entries",
+        "nowhere": fixtures_copy / "nowhere",
+    }[where]
+    with pytest.raises(CommandError) as refused:
+        call_command(command, str(path))
+    assert str(refused.value) == (
+        f"{path} is not a taxonomy folder: a taxonomy folder holds categories.yaml, "
+        "frameworks.yaml, diagnosis.yaml and an entries/ folder with one .md file per entry"
+    )
+
+
+def test_dumping_onto_a_file_is_refused_and_leaves_the_file_alone(db, fixtures_copy):
+    path = seed_file(fixtures_copy)
+    text = path.read_text()
+    with pytest.raises(CommandError, match="a file is in the way"):
+        call_command("dump_taxonomy", str(path))
+    assert path.read_text() == text

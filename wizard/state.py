@@ -7,6 +7,7 @@ text that proved them)."""
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
+from kb.diagnosis.normalize import ascii_int
 from wizard.reasoning import ANSWERS, NO, YES
 
 RESERVED = ("entry", "framework", "steps", "scheduler", "known")
@@ -88,7 +89,7 @@ def parse_state(params, question_keys, framework_keys):
         elif key == "framework":
             _keep(state, key, value, value in framework_keys, "an unknown framework")
         elif key == "steps":
-            valid = value.isdigit() and 1 <= int(value) <= MAX_STEPS
+            valid = ascii_int(value) is not None and 1 <= int(value) <= MAX_STEPS
             _keep(state, key, value, valid, f"not a number of steps from 1 to {MAX_STEPS}")
         elif key == "scheduler":
             _keep(state, key, value, value in (YES, NO), "not yes or no")

@@ -64,9 +64,9 @@ class Normalised:
 
 
 def ascii_int(text):
-    """`text` as a number when it is ASCII digits only, else None (`str.isdigit` accepts "²"
-    and "①", which `int` refuses)."""
-    return int(text) if text.isascii() and text.isdigit() else None
+    """`text` as a number when it is at most 18 ASCII digits, else None (`str.isdigit` accepts
+    "²" and "①", which `int` refuses, and `int` refuses 4,300 digits and more)."""
+    return int(text) if len(text) <= 18 and text.isascii() and text.isdigit() else None
 
 
 def strip_rank(line):

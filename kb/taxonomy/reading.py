@@ -1,9 +1,17 @@
 """Reading the taxonomy files and validating them as a whole, before anything is written:
-every problem is reported as "file:line: reason"."""
+every problem is reported as "file:line: reason".
+
+`read_taxonomy` is the one judgement of a taxonomy folder: `check_taxonomy` reports what it
+finds and `load_taxonomy` refuses to write anything when it finds a problem, so what passes the
+check is exactly what loads. diagnosis.yaml is read by the engine from TAXONOMY_DIR rather than
+loaded into the database, but a folder whose diagnosis.yaml is broken is refused all the same:
+every diagnosis would fail with it."""
 
 from dataclasses import dataclass
 from pathlib import Path
 
+from kb.diagnosis.config import parse_config
+from kb.diagnosis.repository import CONFIG_FILE
 from kb.taxonomy.document import (
     CATEGORIES,
     FRAMEWORKS,
@@ -11,11 +19,16 @@ from kb.taxonomy.document import (
     normalise_newlines,
     parse_entry,
 )
+from kb.taxonomy.lint import lint_taxonomy
 from kb.taxonomy.schema import read_yaml
 
 CATEGORIES_FILE = "categories.yaml"
 FRAMEWORKS_FILE = "frameworks.yaml"
 ENTRIES_DIR = "entries"
+WHAT_A_TAXONOMY_FOLDER_HOLDS = (
+    f"{CATEGORIES_FILE}, {FRAMEWORKS_FILE}, {CONFIG_FILE} and an {ENTRIES_DIR}/ folder "
+    "with one .md file per entry"
+)
 
 
 class TaxonomyError(Exception):
@@ -24,6 +37,11 @@ class TaxonomyError(Exception):
     def __init__(self, problems):
         super().__init__("\n".join(problems))
         self.problems = problems
+
+
+class NotATaxonomyFolder(Exception):
+    """The path given is no taxonomy folder at all (a file, or a folder of something else):
+    there are no files to report on line by line."""
 
 
 @dataclass
@@ -40,18 +58,43 @@ class Taxonomy:
     entries: list  # of SourceEntry
 
 
+def _require_taxonomy_folder(root):
+    if not (root / ENTRIES_DIR).is_dir():
+        raise NotATaxonomyFolder(
+            f"{root} is not a taxonomy folder: a taxonomy folder holds "
+            f"{WHAT_A_TAXONOMY_FOLDER_HOLDS}"
+        )
+
+
 def read_taxonomy(root):
-    """Read and validate every file under `root`. Raises TaxonomyError listing all problems."""
+    """Read and validate every file under `root`: each file against its schema, the references
+    between files, the content lint (kb/taxonomy/lint.py) and diagnosis.yaml. Raises
+    TaxonomyError listing all problems, NotATaxonomyFolder if `root` holds no taxonomy."""
     root = Path(root)
+    _require_taxonomy_folder(root)
     problems = []
+
+    def add(path, found):
+        problems.extend(f"{display_path(path, root)}:{p.line}: {p.message}" for p in found)
+
+    def read_text(path):
+        where = display_path(path, root)
+        if not path.is_file():
+            problems.append(f"{where}:1: {'not a file' if path.exists() else 'file is missing'}")
+            return None
+        try:
+            return normalise_newlines(path.read_text("utf-8"))
+        except UnicodeDecodeError as error:
+            problems.append(f"{where}:1: not UTF-8 text ({error.reason})")
+            return None
 
     def read_list(name, schema):
         path = root / name
-        if not path.exists():
-            problems.append(f"{display_path(path, root)}:1: file is missing")
+        text = read_text(path)
+        if text is None:
             return [], {}
-        value, found, lines = read_yaml(normalise_newlines(path.read_text("utf-8")), schema)
-        problems.extend(f"{display_path(path, root)}:{p.line}: {p.message}" for p in found)
+        value, found, lines = read_yaml(text, schema)
+        add(path, found)
         return value, lines
 
     categories, category_lines = read_list(CATEGORIES_FILE, CATEGORIES)
@@ -62,17 +105,24 @@ def read_taxonomy(root):
 
     entries = []
     for path in sorted((root / ENTRIES_DIR).glob("*.md")):
-        try:
-            text = path.read_text("utf-8")
-        except UnicodeDecodeError as error:
-            problems.append(f"{display_path(path, root)}:1: not UTF-8 text ({error.reason})")
+        text = read_text(path)
+        if text is None:
             continue
         document, found, lines = parse_entry(text)
-        problems.extend(f"{display_path(path, root)}:{p.line}: {p.message}" for p in found)
+        add(path, found)
         entries.append(SourceEntry(path, document, lines))
 
     taxonomy = Taxonomy(categories, frameworks, entries)
     problems.extend(_cross_file_problems(taxonomy, root))
+    if not problems:
+        # The content rules read documents as valid ones: known keys, patterns that compile.
+        problems.extend(lint_taxonomy(taxonomy, root))
+
+    config_path = root / CONFIG_FILE
+    config_text = read_text(config_path)
+    if config_text is not None:
+        add(config_path, parse_config(config_text)[1])
+
     if problems:
         raise TaxonomyError(problems)
     return taxonomy

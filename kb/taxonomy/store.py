@@ -1,7 +1,8 @@
 """Moving the taxonomy between fixture files and the database.
 
-`read_taxonomy` (kb/taxonomy/reading.py) reads and validates every file first; `apply_taxonomy`
-then writes everything in one transaction, so an invalid file leaves the database as it was.
+`read_taxonomy` (kb/taxonomy/reading.py) reads and validates every file first, with every check
+`check_taxonomy` makes; `apply_taxonomy` then writes everything in one transaction, so an invalid
+file leaves the database as it was.
 `dump_taxonomy` writes the database back in the same format. `record_revision` keeps the
 history of every entry edit.
 """
@@ -22,6 +23,7 @@ from kb.models import (
     FingerprintStep,
     Fix,
     Framework,
+    ListRevision,
     Revision,
     SampleLine,
     Sibling,
@@ -31,7 +33,15 @@ from kb.models import (
     Trigger,
 )
 from kb.taxonomy.document import CATEGORIES, normalise_newlines, render_entry
-from kb.taxonomy.reading import CATEGORIES_FILE, ENTRIES_DIR, FRAMEWORKS_FILE, read_taxonomy
+from kb.taxonomy.lists import category_rows, record_list_revision
+from kb.taxonomy.reading import (
+    CATEGORIES_FILE,
+    ENTRIES_DIR,
+    FRAMEWORKS_FILE,
+    WHAT_A_TAXONOMY_FOLDER_HOLDS,
+    NotATaxonomyFolder,
+    read_taxonomy,
+)
 from kb.taxonomy.schema import without_defaults, write_yaml
 
 
@@ -154,8 +164,11 @@ def _normalised(document):
     return document
 
 
+@transaction.atomic
 def record_revision(entry, source, author=None, message=""):
-    """Store the entry's current document as a new revision, unless nothing changed."""
+    """Store the entry's current document as a new revision, unless nothing changed. The
+    entry's row is locked first: two edits recorded at once get numbers one after the other."""
+    Entry.objects.select_for_update().filter(pk=entry.pk).exists()
     text = entry_text(entry)
     last = entry.revisions.order_by("-number").first()
     if last is not None and last.document == text:
@@ -169,7 +182,7 @@ def record_revision(entry, source, author=None, message=""):
         message=message,
         document=text,
     )
-    content_changed(revision.id)
+    content_changed()
     return revision
 
 
@@ -308,6 +321,8 @@ def apply_taxonomy(taxonomy, force=False):
         category = categories[item["slug"]]
         category.parent = categories.get(item["parent"])
         category.save(update_fields=["parent"])
+    for name in (ListRevision.Name.FRAMEWORKS, ListRevision.Name.CATEGORIES):
+        record_list_revision(name, source="load_taxonomy")
 
     report = LoadReport()
     entries, changed = {}, []
@@ -349,38 +364,24 @@ def load_taxonomy(root, force=False):
     return apply_taxonomy(read_taxonomy(root), force=force)
 
 
-def _category_rows():
-    """Parents before their children, siblings in order: the order a person reads a tree in."""
-    children = {}
-    for category in Category.objects.select_related("parent"):
-        children.setdefault(category.parent_id, []).append(category)
-    rows, stack = [], list(reversed(children.get(None, [])))
-    while stack:
-        category = stack.pop()
-        rows.append(
-            {
-                "slug": category.slug,
-                "name": category.name,
-                "parent": category.parent.slug if category.parent else None,
-                "description": category.description,
-            }
-        )
-        stack.extend(reversed(children.get(category.pk, [])))
-    return rows
-
-
 def dump_taxonomy(root):
     """Write the database to `root` in the fixture format; returns the paths written.
     Entry files whose entry no longer exists (e.g. renamed in the admin) are removed."""
     root = Path(root)
-    (root / ENTRIES_DIR).mkdir(parents=True, exist_ok=True)
+    try:
+        (root / ENTRIES_DIR).mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise NotATaxonomyFolder(
+            f"cannot write a taxonomy folder at {root}, a file is in the way "
+            f"(a taxonomy folder holds {WHAT_A_TAXONOMY_FOLDER_HOLDS})"
+        ) from None
     written = []
 
     def write(path, text):
         path.write_text(text, "utf-8")
         written.append(path)
 
-    write(root / CATEGORIES_FILE, write_yaml(without_defaults(CATEGORIES, _category_rows())))
+    write(root / CATEGORIES_FILE, write_yaml(without_defaults(CATEGORIES, category_rows())))
     write(
         root / FRAMEWORKS_FILE,
         write_yaml([{"key": f.key, "name": f.name} for f in Framework.objects.all()]),

@@ -3,14 +3,14 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from kb.diagnosis.config import parse_config
-from kb.diagnosis.repository import CONFIG_FILE
-from kb.taxonomy.lint import lint_taxonomy
-from kb.taxonomy.reading import TaxonomyError, read_taxonomy
+from kb.taxonomy.reading import NotATaxonomyFolder, TaxonomyError, read_taxonomy
 
 
 class Command(BaseCommand):
-    help = "Lint the taxonomy files: validity, then the content rules of kb/taxonomy/lint.py."
+    help = (
+        "Lint the taxonomy files: validity, the content rules of kb/taxonomy/lint.py and "
+        "diagnosis.yaml; load_taxonomy refuses exactly what this reports."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("root", nargs="?", default=None, help="default: TAXONOMY_DIR")
@@ -19,14 +19,10 @@ class Command(BaseCommand):
         root = Path(root) if root else settings.TAXONOMY_DIR
         try:
             taxonomy = read_taxonomy(root)
-            problems = lint_taxonomy(taxonomy, root)
+        except NotATaxonomyFolder as error:
+            raise CommandError(str(error)) from None
         except TaxonomyError as error:
-            problems = error.problems
-        config_file = root / CONFIG_FILE
-        _, config_problems = parse_config(config_file.read_text("utf-8"))
-        problems += [f"{config_file}:{p.line}: {p.message}" for p in config_problems]
-        for problem in problems:
-            self.stderr.write(problem)
-        if problems:
-            raise CommandError(f"{len(problems)} problem(s) in {root}")
+            for problem in error.problems:
+                self.stderr.write(problem)
+            raise CommandError(f"{len(error.problems)} problem(s) in {root}") from None
         self.stdout.write(f"{len(taxonomy.entries)} entries, no problems")

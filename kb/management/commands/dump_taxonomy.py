@@ -1,8 +1,9 @@
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
+from kb.taxonomy.reading import NotATaxonomyFolder
 from kb.taxonomy.store import dump_taxonomy
 
 
@@ -14,5 +15,8 @@ class Command(BaseCommand):
 
     def handle(self, root=None, **options):
         root = Path(root) if root else settings.TAXONOMY_DIR
-        written = dump_taxonomy(root)
+        try:
+            written = dump_taxonomy(root)
+        except NotATaxonomyFolder as error:
+            raise CommandError(str(error)) from None
         self.stdout.write(f"wrote {len(written)} file(s) to {root}")

@@ -3,13 +3,14 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from kb.taxonomy.reading import TaxonomyError
+from kb.taxonomy.reading import NotATaxonomyFolder, TaxonomyError
 from kb.taxonomy.store import load_taxonomy
 
 
 class Command(BaseCommand):
     help = (
-        "Load the taxonomy from fixture files into the database, all or nothing. "
+        "Load the taxonomy from fixture files into the database, all or nothing: files with any "
+        "problem check_taxonomy reports are refused. "
         "Entries edited in the admin since their last load are kept unless --force."
     )
 
@@ -23,6 +24,8 @@ class Command(BaseCommand):
         root = Path(root) if root else settings.TAXONOMY_DIR
         try:
             report = load_taxonomy(root, force=force)
+        except NotATaxonomyFolder as error:
+            raise CommandError(str(error)) from None
         except TaxonomyError as error:
             for problem in error.problems:
                 self.stderr.write(problem)
