@@ -3,6 +3,7 @@ raise, normalising is idempotent, and the engine's time grows in proportion to t
 whatever its shape (benchmarks/adversarial.py holds the shapes; benchmarks/diagnose.py times
 them)."""
 
+import gc
 import random
 import string
 import time
@@ -125,3 +126,12 @@ def test_adversarial_pastes_take_bounded_time():
     }  # fmt: skip
     for name, text in cases.items():
         assert _best_seconds(lambda text: parse(normalise(text)), text, 1) < 5.0, name
+
+
+def test_the_garbage_collector_is_back_on_after_a_diagnosis_even_a_failing_one(taxonomy):
+    engine = repository.current_engine()
+    engine.diagnose("RuntimeError: x")
+    assert gc.isenabled()
+    with pytest.raises(AttributeError):
+        engine.diagnose(None)  # not text: raises inside
+    assert gc.isenabled()

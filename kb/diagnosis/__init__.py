@@ -3,6 +3,9 @@
 Plain modules with no Django imports; `kb.diagnosis.repository` feeds them from the database.
 """
 
+import gc
+import threading
+
 from kb.diagnosis.facts import FactRules
 from kb.diagnosis.mask import fingerprint, mask
 from kb.diagnosis.normalize import ascii_int, normalise
@@ -12,6 +15,37 @@ from kb.diagnosis.result import Diagnosis
 from kb.patterns import compile_regex
 
 MASKED_TAIL_LINES = 12
+
+
+class _CollectorPaused:
+    """Python's cyclic garbage collector paused while pastes are diagnosed.
+
+    A paste of many lines makes hundreds of thousands of small objects (lines, frames,
+    blocks), none in a reference cycle: reference counting frees them all. Left running, the
+    collector walks the whole heap again and again as they pile up, which doubles the time of
+    a large paste and makes it grow faster than the paste. Threads of one process share the
+    collector, so the last diagnosis to finish turns it back on."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running = 0
+        self._was_enabled = False
+
+    def __enter__(self):
+        with self._lock:
+            if self._running == 0:
+                self._was_enabled = gc.isenabled()
+                gc.disable()
+            self._running += 1
+
+    def __exit__(self, *exc_info):
+        with self._lock:
+            self._running -= 1
+            if self._running == 0 and self._was_enabled:
+                gc.enable()
+
+
+collector_paused = _CollectorPaused()
 
 
 class Engine:
@@ -26,6 +60,10 @@ class Engine:
 
     def diagnose(self, text, fulltext=None):
         """`fulltext(query) -> {slug: strength}` is the optional full-text fallback."""
+        with collector_paused:
+            return self._diagnose(text, fulltext)
+
+    def _diagnose(self, text, fulltext):
         normalised = normalise(text)
         parsed = parse(normalised, self.config.wrapper_exceptions)
         facts = self.fact_rules.extract(normalised, parsed)
