@@ -15,6 +15,15 @@ DEFAULTS = {
     "scheduler": True,  # whether the loop steps a learning-rate scheduler
 }
 VARIABLES = tuple(DEFAULTS)
+# How a page says what a snippet was rendered with: a phrase per variable and value, where
+# "{}" stands for the value and the key None for any value not listed.
+PHRASES = {
+    "accumulation_steps": {1: "without gradient accumulation", None: "for {} accumulation steps"},
+    "scheduler": {
+        True: "with a learning-rate scheduler",
+        False: "without a learning-rate scheduler",
+    },
+}
 
 _engine = Engine(autoescape=False, debug=False, string_if_invalid="")
 
@@ -23,6 +32,21 @@ def render_snippet(template, **values):
     """The snippet with `values` (missing ones take DEFAULTS)."""
     context = {**DEFAULTS, **{k: v for k, v in values.items() if k in DEFAULTS}}
     return _engine.from_string(template).render(Context(context)).strip("\n")
+
+
+def defaults_used(template):
+    """The DEFAULTS of the variables the template uses: what its default rendering depends on."""
+    return {name: value for name, value in DEFAULTS.items() if uses(template, name)}
+
+
+def describe(values):
+    """What a snippet was rendered with, as words: "for 4 accumulation steps, with a
+    learning-rate scheduler"; empty when there were no values."""
+    phrases = []
+    for name, value in values.items():
+        forms = PHRASES[name]
+        phrases.append((forms[value] if value in forms else forms[None]).format(value))
+    return ", ".join(phrases)
 
 
 def snippet_problem(template, language):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from kb.snippets import render_snippet, uses
+from kb.snippets import DEFAULTS, PHRASES, defaults_used, describe, render_snippet, uses
 from kb.taxonomy.document import parse_entry
 
 SLUG = "ddp-expect-autograd-hooks-assert"
@@ -148,6 +148,39 @@ def test_snippets_ask_the_wizard_only_for_what_they_are_tailored_to():
                 assert uses(s["code"], "scheduler"), (key, s["framework"])
             if s["framework"] == "hf_trainer" or key in ("align-no-sync", "static-graph-off"):
                 assert uses(s["code"], "accumulation_steps"), (key, s["framework"])
+
+
+# --- What a rendering is called ----------------------------------------------------------------
+
+
+def test_every_variable_has_words_for_its_default():
+    assert set(PHRASES) == set(DEFAULTS)
+    assert describe(DEFAULTS) == "for 4 accumulation steps, with a learning-rate scheduler"
+
+
+@pytest.mark.parametrize(
+    "values, words",
+    [
+        ({"accumulation_steps": 8}, "for 8 accumulation steps"),
+        ({"accumulation_steps": 1}, "without gradient accumulation"),
+        ({"scheduler": False}, "without a learning-rate scheduler"),
+        (
+            {"accumulation_steps": 2, "scheduler": False},
+            "for 2 accumulation steps, without a learning-rate scheduler",
+        ),
+        ({}, ""),
+    ],
+)
+def test_describe_names_each_value_a_snippet_was_rendered_with(values, words):
+    assert describe(values) == words
+
+
+def test_a_default_rendering_depends_only_on_the_variables_its_template_names():
+    assert defaults_used("step(){% if scheduler %}; scheduler.step(){% endif %}") == {
+        "scheduler": True
+    }
+    assert defaults_used("steps = {{ accumulation_steps }}") == {"accumulation_steps": 4}
+    assert defaults_used("optimizer.step()  # no scheduler here") == {}
 
 
 # --- Every rendering keeps its fix --------------------------------------------------------------

@@ -2,6 +2,7 @@ from django import template
 from django.utils.safestring import mark_safe
 
 from kb.rendering import highlight_code, render_inline_markdown, render_markdown
+from kb.snippets import defaults_used, describe, render_snippet
 
 register = template.Library()
 
@@ -19,3 +20,10 @@ def inline_markdown(text):
 @register.filter
 def highlight(code, language="python"):
     return mark_safe(highlight_code(code, language))  # Pygments escapes the code
+
+
+@register.simple_tag
+def default_rendering(template):
+    """A fix snippet as the entry page shows it: its template rendered with the defaults, and
+    the words for the defaults it used (empty when it used none: nothing to tailor)."""
+    return {"code": render_snippet(template), "description": describe(defaults_used(template))}

@@ -22,6 +22,10 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
+# A name for the site that browsers do not count as a secure context, unlike localhost and all of
+# 127.0.0.0/8: the plain-HTTP address of README's closed-network example. Chromium resolves it
+# to the loopback server (--host-resolver-rules below), so nothing else needs to know it.
+PLAIN_HTTP_HOST = "faultline.internal"
 # The closed network refuses every connection but loopback: keep Chromium from trying.
 CHROMIUM_ARGS = [
     "--headless",
@@ -30,6 +34,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    f"--host-resolver-rules=MAP {PLAIN_HTTP_HOST} 127.0.0.1",
 ]
 VNU_JAR = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 ARTIFACTS = ROOT / "artifacts" / "browser"
@@ -81,6 +86,7 @@ def server(tmp_path_factory):
         "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "LOG_LEVEL": "WARNING",
+        "ALLOWED_HOSTS": f"127.0.0.1,{PLAIN_HTTP_HOST}",
     }
     # One interpreter for migrate, load_taxonomy, collectstatic (into the git-ignored
     # STATIC_ROOT, fixed in settings) and the staff account: each start of Django costs.
@@ -101,6 +107,12 @@ def server(tmp_path_factory):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def plain_http_server(server):
+    """The same site at an address that is neither HTTPS nor localhost, as browsers judge it."""
+    return server.replace("127.0.0.1", PLAIN_HTTP_HOST)
 
 
 @pytest.fixture(scope="session")
