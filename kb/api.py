@@ -9,12 +9,10 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from kb import results
-from kb.diagnosis import repository
-from kb.diagnosis.result import NO_MATCH
+from kb import presentation
 from kb.openapi import openapi_document
 from kb.paste import PasteError, accept_paste
-from kb.triage import record_unmatched
+from kb.triage import diagnose_and_record
 
 
 def _error(status, message):
@@ -44,14 +42,12 @@ def diagnose(request):
         text = _read_text(request)
     except PasteError as error:
         return _error(error.status, error.message)
-    diagnosis = repository.diagnose(text)
-    if diagnosis.verdict == NO_MATCH:
-        record_unmatched(diagnosis, request)
+    diagnosis = diagnose_and_record(text, request)
 
     def url_for(slug):
         return request.build_absolute_uri(reverse("kb:entry", args=[slug]))
 
-    return JsonResponse(results.as_json(diagnosis, url_for))
+    return JsonResponse(presentation.as_json(diagnosis, url_for))
 
 
 @require_safe

@@ -71,6 +71,57 @@ class EntryQuerySet(models.QuerySet):
     def visible_to(self, user):
         return self if user.is_staff else self.published()
 
+    def resolve(self, kind, value):
+        """(entry, moved) for the entry of these with this slug or code (codes in any case),
+        following old addresses: `moved` is True when `value` is an old one, which should
+        redirect. (None, False) when no entry of these answers to it."""
+        lookup = {"slug": "slug", "code": "code__iexact"}[kind]
+        entry = self.filter(**{lookup: value}).first()
+        if entry is not None:
+            return entry, False
+        alias = EntryAlias.objects.filter(kind=kind, value__iexact=value).first()
+        entry = self.filter(pk=alias.entry_id).first() if alias is not None else None
+        return entry, entry is not None
+
+    def around(self, entry):
+        """A list: `entry`, then the siblings it lists in its order, as far as they are among
+        these entries."""
+        siblings = Sibling.objects.filter(entry=entry).order_by("order", "pk")
+        pks = [entry.pk, *siblings.values_list("other_id", flat=True)]
+        found = self.in_bulk(pks)
+        return [found[pk] for pk in dict.fromkeys(pks) if pk in found]
+
+    def with_checklist(self):
+        """With what a diagnosis walks through: the trigger contexts, the checks (with the
+        triggers they confirm or rule out), the frameworks, and the fixes with their snippets."""
+        checks = Check.objects.select_related("confirms", "rules_out")
+        return self.prefetch_related(
+            "triggers",
+            "frameworks",
+            models.Prefetch("checks", queryset=checks),
+            "fixes__resolves",
+            "fixes__snippets__framework",
+        )
+
+    def with_parts(self):
+        """With every part an entry's page shows. Its siblings are only those among these
+        entries, so that a visitor's page links to no draft."""
+        siblings = Sibling.objects.filter(other__in=self).select_related("other")
+        return (
+            self.with_checklist()
+            .select_related("category")
+            .prefetch_related(
+                "base_loop_frameworks",
+                "symptoms",
+                "triggers__resolved_by",
+                "signatures",
+                "sample_lines",
+                "fingerprint",
+                "config_flags__framework",
+                models.Prefetch("siblings", queryset=siblings),
+            )
+        )
+
 
 class Entry(models.Model):
     class Status(models.TextChoices):

@@ -1,8 +1,10 @@
-"""Finding entries for a query or a pasted error, until the diagnosis engine takes over.
+"""The search box (/search/): entries for some words, an error code or a line of error text.
+A whole paste goes to the diagnosis engine (kb/diagnosis/) instead.
 
-An entry ranks high when its literal error text appears in the paste, then by how many of the
-query's words appear in its title, summary, symptoms and sample output. Plain substring and set
-operations only: nothing here can take more than linear time in the size of the paste.
+An entry ranks first when the query is its code, then by its literal error texts found in the
+query, then by how many of the query's words appear in its title, summary, code, slug, symptoms
+and sample output. Plain substring and set operations only: nothing here can take more than
+linear time in the size of the query.
 """
 
 from dataclasses import dataclass
@@ -31,12 +33,12 @@ def entry_words(entry):
 
 
 def search(query, entries):
-    """Rank `entries` (with symptoms, sample_lines and signatures prefetched) for `query`."""
+    """The Hits of the `entries` QuerySet for `query`, best first."""
     query = query[:MAX_QUERY_CHARS]
     lowered = query.lower()
     query_words = words(query)
     hits = []
-    for entry in entries:
+    for entry in entries.prefetch_related("symptoms", "sample_lines", "signatures"):
         literals = [
             signature.pattern
             for signature in entry.signatures.all()

@@ -12,7 +12,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from kb import ratelimit
+from kb.diagnosis import repository
 from kb.diagnosis.mask import mask
+from kb.diagnosis.result import NO_MATCH
 from kb.models import Category, Entry, SampleLine, UnmatchedPaste
 from kb.taxonomy.store import record_revision
 
@@ -22,6 +24,15 @@ TOO_MANY = (
     "Your address has sent more failures the knowledge base does not know than it takes in an "
     "hour: try again later."
 )
+
+
+def diagnose_and_record(text, request):
+    """The diagnosis of a paste, which joins the queue when nobody recognised it: what the
+    results page, /go and the API all do (record_unmatched says when that refuses it)."""
+    diagnosis = repository.diagnose(text)
+    if diagnosis.verdict == NO_MATCH:
+        record_unmatched(diagnosis, request)
+    return diagnosis
 
 
 def record_unmatched(diagnosis, request):

@@ -1,21 +1,18 @@
 import difflib
 
-from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
-from kb import results
+from kb import presentation
 from kb import search as search_logic
 from kb.caching import cached_for_visitors
-from kb.diagnosis import repository
-from kb.diagnosis.result import MATCH, NO_MATCH
-from kb.models import Category, Entry, EntryAlias, Sibling
+from kb.diagnosis.result import MATCH
+from kb.models import Category, Entry
 from kb.paste import PasteError, accept_paste
 from kb.tree import category_tree, find_node
-from kb.triage import record_unmatched
-from wizard import links as wizard_links
+from kb.triage import diagnose_and_record
 
 
 def _entries(request):
@@ -23,17 +20,12 @@ def _entries(request):
     return Entry.objects.visible_to(request.user)
 
 
-def _resolve(request, kind, value):
-    """The visible entry with this slug or code, following old addresses. Returns (entry,
-    moved): `moved` is True when `value` is an old address that should redirect."""
-    lookup = {"slug": "slug", "code": "code__iexact"}[kind]
-    entry = _entries(request).filter(**{lookup: value}).first()
-    if entry is not None:
-        return entry, False
-    alias = EntryAlias.objects.filter(kind=kind, value__iexact=value).first()
-    if alias is not None and _entries(request).filter(pk=alias.entry_id).exists():
-        return alias.entry, True
-    raise Http404(f"No entry {value}")
+def _resolve(entries, kind, value):
+    """(entry, moved) as EntryQuerySet.resolve finds them, or a 404."""
+    found, moved = entries.resolve(kind, value)
+    if found is None:
+        raise Http404(f"No entry {value}")
+    return found, moved
 
 
 @require_safe
@@ -51,9 +43,7 @@ def diagnose(request):
         text = accept_paste(source.get("q", ""))
     except PasteError as error:
         return _paste_refused(request, error)
-    diagnosis = repository.diagnose(text)
-    if diagnosis.verdict == NO_MATCH:
-        record_unmatched(diagnosis, request)
+    diagnosis = diagnose_and_record(text, request)
     return render(request, "kb/diagnose.html", _results_context(request, diagnosis))
 
 
@@ -64,11 +54,9 @@ def go(request):
         text = accept_paste(request.GET.get("q", ""))
     except PasteError as error:
         return _paste_refused(request, error)
-    diagnosis = repository.diagnose(text)
+    diagnosis = diagnose_and_record(text, request)
     if diagnosis.verdict == MATCH:
         return redirect("kb:entry", diagnosis.best.slug)
-    if diagnosis.verdict == NO_MATCH:
-        record_unmatched(diagnosis, request)
     return render(request, "kb/diagnose.html", _results_context(request, diagnosis))
 
 
@@ -84,23 +72,21 @@ def _results_context(request, diagnosis):
         "diagnosis": diagnosis,
         "best": best,
         "best_url": reverse("kb:entry", args=[best.slug]) if best else None,
-        "wizard_url": wizard_links.from_paste(entry, diagnosis.facts) if entry else None,
-        "reasons": results.reason_rows(diagnosis, best) if best else [],
+        "wizard_url": presentation.wizard_url(entry, diagnosis.facts) if entry else None,
+        "reasons": presentation.reason_rows(diagnosis, best) if best else [],
         "others": diagnosis.candidates[1:6],
-        "lines": results.paste_lines(diagnosis),
-        "facts": results.fact_rows(diagnosis),
+        "lines": presentation.paste_lines(diagnosis),
+        "facts": presentation.fact_rows(diagnosis),
     }
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
+@require_safe
 def search(request):
-    query = (request.POST if request.method == "POST" else request.GET).get("q", "")
-    entries = _entries(request).prefetch_related("symptoms", "sample_lines", "signatures")
-    hits = search_logic.search(query, entries) if query.strip() else []
+    query = request.GET.get("q", "")
+    hits = search_logic.search(query, _entries(request)) if query.strip() else []
     context = {"query": query, "hits": hits, "searched": bool(query.strip())}
-    status = 400 if request.method == "POST" and not query.strip() else 200
     template = "kb/search.html#results" if request.htmx else "kb/search.html"
-    return render(request, template, context, status=status)
+    return render(request, template, context)
 
 
 @require_safe
@@ -121,44 +107,23 @@ def category(request, slug):
 @require_safe
 @cached_for_visitors
 def entry(request, slug):
-    found, moved = _resolve(request, "slug", slug)
+    found, moved = _resolve(_entries(request).with_parts(), "slug", slug)
     if moved:
         return redirect(found, permanent=True)
-    visible_siblings = Sibling.objects.filter(other__in=_entries(request)).select_related("other")
-    found = (
-        _entries(request)
-        .select_related("category")
-        .prefetch_related(
-            "frameworks",
-            "base_loop_frameworks",
-            "symptoms",
-            "triggers__resolved_by",
-            "checks__confirms",
-            "checks__rules_out",
-            "fixes__resolves",
-            "fixes__snippets__framework",
-            "signatures",
-            "sample_lines",
-            "fingerprint",
-            "config_flags__framework",
-            Prefetch("siblings", queryset=visible_siblings),
-        )
-        .get(pk=found.pk)
-    )
     context = {"entry": found, "latest": found.revisions.first()}
     return render(request, "kb/entry.html", context)
 
 
 @require_safe
 def entry_by_code(request, code):
-    found, _ = _resolve(request, "code", code)
+    found, _ = _resolve(_entries(request), "code", code)
     return redirect(found)
 
 
 @require_safe
 @cached_for_visitors
 def history(request, slug):
-    found, moved = _resolve(request, "slug", slug)
+    found, moved = _resolve(_entries(request), "slug", slug)
     if moved:
         return redirect("kb:history", found.slug, permanent=True)
     revisions = found.revisions.select_related("author")
@@ -168,7 +133,7 @@ def history(request, slug):
 @require_safe
 @cached_for_visitors
 def revision(request, slug, number):
-    found, moved = _resolve(request, "slug", slug)
+    found, moved = _resolve(_entries(request), "slug", slug)
     if moved:
         return redirect("kb:revision", found.slug, number, permanent=True)
     shown = get_object_or_404(found.revisions, number=number)

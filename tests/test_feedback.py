@@ -46,7 +46,10 @@ def test_a_new_revision_of_the_entry_takes_a_new_vote(client, seed):
     assert Feedback.objects.filter(entry=seed).count() == 2
 
 
-def test_the_visitor_cookie_is_signed_http_only_lax_and_only_sent_back_to_the_vote(client, seed):
+def test_the_visitor_cookie_is_signed_http_only_lax_and_only_sent_back_to_the_vote(
+    client, seed, settings
+):
+    settings.SESSION_COOKIE_SECURE = False  # plain HTTP, as make run serves
     cookie = vote(client).cookies[VISITOR_COOKIE]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     assert cookie["path"] == "/wizard/feedback"

@@ -8,11 +8,11 @@ from django.http import QueryDict
 
 from kb.diagnosis.repository import diagnose
 from kb.models import Entry, Revision
+from kb.presentation import wizard_url
 from kb.snippets import render_snippet
 from tests.test_diagnosis_text import TRACEBACK
 from tools.repro.run import CORPUS_DIR
 from tools.repro.scenarios import all_scenarios
-from wizard.links import from_paste
 from wizard.models import Feedback
 from wizard.reasoning import NEUTRAL, YES
 from wizard.scope import build_scope
@@ -41,7 +41,7 @@ def answers_of(scope, hypothesis, neutral="unsure"):
     where they expect a no, and `neutral` to the questions it says nothing about."""
     answers = {}
     for key, asked in scope.questions.items():
-        p = asked.question.p_yes.get(hypothesis, NEUTRAL)
+        p = asked.reasoning.p_yes.get(hypothesis, NEUTRAL)
         answers[key] = YES if p > NEUTRAL else "no" if p < NEUTRAL else neutral
     return answers
 
@@ -229,12 +229,12 @@ def test_back_undoes_the_last_answer_but_not_what_the_paste_proved(client, taxon
     }
 
 
-def test_the_result_page_shows_the_tailored_snippet_with_a_copy_button(client, taxonomy):
+def test_the_result_page_shows_the_tailored_snippet_ready_to_copy(client, taxonomy):
     truth = {"static_graph": "yes", "no_sync_mismatch": "yes"}
     _, _, pairs = walk_pairs(client, truth, framework="pytorch")
     html = client.get("/wizard/?" + urlencode(pairs)).content.decode()
     assert "The fix:" in html and '<div class="highlight">' in html
-    assert 'data-copy="snippet-code"' in html
+    assert 'id="snippet-code"' in html  # the script adds its copy button (tests/browser)
     assert "Did this fix it?" in html
 
 
@@ -300,7 +300,7 @@ def test_a_user_sure_of_nothing_but_the_paste_ends_at_the_pasted_entry(client, t
     for folder in sorted(p for p in CORPUS_DIR.iterdir() if p.is_dir() and p.name[0] != "_"):
         capture = min(folder.glob("*.txt"), key=lambda f: ("torchrun" not in f.name, f.name))
         diagnosis = diagnose(capture.read_text())
-        url = from_paste(Entry.objects.get(slug=diagnosis.best.slug), diagnosis.facts)
+        url = wizard_url(Entry.objects.get(slug=diagnosis.best.slug), diagnosis.facts)
         pairs = parse_qsl(urlsplit(url).query)
         result, _, _ = walk_pairs(client, {}, pairs=pairs, otherwise="unsure")
         if result["slug"] != folder.name:

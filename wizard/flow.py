@@ -169,7 +169,7 @@ def _ruled_out(scope, belief, totals, chosen, answers):
         for key, answer in answers.items():
             if answer == UNSURE:
                 continue
-            question = scope.questions[key].question
+            question = scope.questions[key].reasoning
             average = sum(question.likelihood(h, answer) for h in hypotheses) / len(hypotheses)
             if average < 0.4:
                 word = "yes" if answer == YES else "no"

@@ -5,9 +5,7 @@ question). Nothing here is written per entry: a new entry with checks joins the 
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
-
-from kb.models import Check, Entry, Sibling
+from kb.models import Check, Entry
 from wizard.reasoning import CONFIRMS, EXPECTED, RULES_OUT, Hypothesis, Question
 
 START_SHARE = 0.5  # prior mass of the starting entry when it has siblings
@@ -20,8 +18,7 @@ class AskedCheck:
     key: str
     entry: Entry
     check: Check
-    question: Question
-    fact: str = ""  # key=value that answers it from a paste
+    reasoning: Question  # what each answer says of each hypothesis
 
 
 @dataclass
@@ -33,28 +30,7 @@ class Scope:
 
     @property
     def reasoning_questions(self):
-        return {key: asked.question for key, asked in self.questions.items()}
-
-    def trigger(self, hypothesis):
-        entry = self.entries[hypothesis.entry]
-        return next((t for t in entry.triggers.all() if t.key == hypothesis.trigger), None)
-
-
-def _entries_in_scope(start, visible):
-    siblings = Sibling.objects.filter(entry=start).order_by("order", "pk")
-    slugs = [start.slug, *siblings.values_list("other__slug", flat=True)]
-    loaded = {
-        e.slug: e
-        for e in visible.filter(slug__in=slugs).prefetch_related(
-            "triggers",
-            "frameworks",
-            Prefetch("checks", queryset=Check.objects.select_related("confirms", "rules_out")),
-            "fixes__resolves",
-            "fixes__snippets__framework",
-            Prefetch("siblings", queryset=Sibling.objects.select_related("other")),
-        )
-    }
-    return {slug: loaded[slug] for slug in dict.fromkeys(slugs) if slug in loaded}
+        return {key: asked.reasoning for key, asked in self.questions.items()}
 
 
 def _hypotheses(entry):
@@ -64,7 +40,7 @@ def _hypotheses(entry):
 
 def build_scope(start, visible):
     """`visible` is the queryset of entries the user may see (drafts are for staff)."""
-    entries = _entries_in_scope(start, visible)
+    entries = {entry.slug: entry for entry in visible.with_checklist().around(start)}
     prior = {}
     others = [slug for slug in entries if slug != start.slug]
     for slug, entry in entries.items():
@@ -82,10 +58,10 @@ def build_scope(start, visible):
         for check in entry.checks.all():
             asked = scope.questions.get(check.key)
             if asked is None:
-                asked = AskedCheck(check.key, entry, check, Question(check.key), check.fact)
+                asked = AskedCheck(check.key, entry, check, Question(check.key))
                 scope.questions[check.key] = asked
             for hypothesis in hypotheses:
-                asked.question.p_yes[hypothesis] = _p_yes(check, hypothesis)
+                asked.reasoning.p_yes[hypothesis] = _p_yes(check, hypothesis)
     return scope
 
 

@@ -10,7 +10,6 @@ from urllib.parse import parse_qsl, urlencode
 from kb.diagnosis.normalize import ascii_int
 from wizard.reasoning import ANSWERS, NO, YES
 
-RESERVED = ("entry", "framework", "steps", "scheduler", "known")
 TAILORING = ("framework", "steps", "scheduler")
 MAX_STEPS = 1024
 MAX_EVIDENCE_CHARS = 200

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from kb import ratelimit
 from kb.caching import PAGE_TIMEOUT, cached_for_visitors
-from kb.models import Check, Entry, EntryAlias, Framework
+from kb.models import Check, Entry, Framework
 from wizard.flow import next_step, step_as_json
 from wizard.models import Feedback
 from wizard.scope import build_scope
@@ -29,13 +29,10 @@ def _start(request):
     """(entry, note) for the `entry` parameter, following renamed entries; (None, None) when
     the link names no entry the visitor may see."""
     slug = request.GET.get("entry", "")
-    entry = _visible(request).filter(slug=slug).first()
-    if entry is not None:
-        return entry, None
-    alias = EntryAlias.objects.filter(kind="slug", value=slug).first()
-    if alias and _visible(request).filter(pk=alias.entry_id).exists():
-        return alias.entry, f"The entry “{slug}” is now “{alias.entry.slug}”; the link still works."
-    return None, None
+    entry, moved = _visible(request).resolve("slug", slug)
+    if moved:
+        return entry, f"The entry “{slug}” is now “{entry.slug}”; the link still works."
+    return entry, None
 
 
 def _step(request):

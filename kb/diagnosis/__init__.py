@@ -76,7 +76,6 @@ class Engine:
             facts=facts,
             normalised=normalised,
             parsed=parsed,
-            ranks=normalised.ranks,
             first_failing_rank=self._first_failing_rank(normalised, parsed),
             masked=masked,
             fingerprint=fingerprint(masked),

@@ -52,7 +52,6 @@ class Parsed:
     root: ExceptionBlock | None = None
     assert_sites: list = field(default_factory=list)
     levels: list = field(default_factory=list)  # (line index, level), in order
-    first_failing_rank: int | None = None
 
 
 def parse_frame(text):

@@ -36,7 +36,6 @@ class Diagnosis:
     facts: dict  # key -> Fact
     normalised: object  # normalize.Normalised
     parsed: object  # parse.Parsed
-    ranks: list
     first_failing_rank: int | None
     masked: str  # the masked root failure, for grouping unmatched pastes
     fingerprint: str

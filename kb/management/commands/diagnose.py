@@ -5,7 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from kb import results
+from kb import presentation
 from kb.diagnosis import repository
 from kb.paste import PasteError, accept_paste, decode_upload
 
@@ -28,7 +28,7 @@ class Command(BaseCommand):
                 self._report_error(name, error, json)
                 continue
             if json:
-                answer = {"input": name, **results.as_json(diagnosis, _url_for)}
+                answer = {"input": name, **presentation.as_json(diagnosis, _url_for)}
                 self.stdout.write(_dumps(answer))
             else:
                 self.stdout.write(self._summary(name, diagnosis))

@@ -1,7 +1,13 @@
-"""How a Diagnosis is shown: on the results page (the paste with matched lines marked) and as
-JSON (the API and the CLI). Line numbers shown to people are 1-based lines of their paste."""
+"""How a Diagnosis is shown: on the results page (the paste with matched lines marked, and a
+link into the wizard with what the paste proved already answered) and as JSON (the API and the
+CLI). Line numbers shown to people are 1-based lines of their paste."""
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+from kb.models import Check, Entry, Framework
 
 MAX_SHOWN_LINES = 400
 CONTEXT_LINES = 6
@@ -83,6 +89,33 @@ def as_json(diagnosis, url_for, limit=5):
         ],
         "facts": {f.key: f.value for f in diagnosis.facts.values()},
         "root": {"type": root.type, "message": root.message[:2000]} if root else None,
-        "ranks": diagnosis.ranks,
+        "ranks": diagnosis.normalised.ranks,
         "first_failing_rank": diagnosis.first_failing_rank,
     }
+
+
+def wizard_url(entry, facts):
+    """The wizard's URL for `entry`, with the questions the diagnosis `facts` (key -> Fact)
+    answer already answered: a check whose `fact` is key=value is answered yes when the paste
+    shows that value of the key and no when it shows another; the entry's own checks count
+    first. The query is in the wizard's format (wizard/state.py), marked known, with the text
+    that proved each answer."""
+    scope = [e.pk for e in Entry.objects.around(entry)]
+    pairs, evidence = [], {}
+    checks = Check.objects.filter(entry_id__in=scope).exclude(fact="").order_by("entry_id")
+    for check in sorted(checks, key=lambda c: c.entry_id != entry.pk):
+        fact_key, _, fact_value = check.fact.partition("=")
+        fact = facts.get(fact_key)
+        if fact is None or check.key in evidence:
+            continue
+        pairs.append((check.key, "yes" if fact.value == fact_value else "no"))
+        evidence[check.key] = fact.evidence
+    framework = facts.get("framework")
+    if framework and Framework.objects.filter(key=framework.value).exists():
+        pairs.append(("framework", framework.value))
+        evidence["framework"] = framework.evidence
+    query = [("entry", entry.slug), *pairs]
+    if evidence:
+        query.append(("known", ",".join(evidence)))
+    query += [(f"ev.{key}", text) for key, text in evidence.items()]
+    return f"{reverse('wizard:step')}?{urlencode(query)}"
