@@ -6,6 +6,7 @@ escaped by the page like any text), from content reviewed in git.
 `check_taxonomy` and `load_taxonomy`) and the admin forms all ask it."""
 
 import ast
+from itertools import product
 
 from django.template import Context, Engine, TemplateSyntaxError
 
@@ -14,7 +15,9 @@ DEFAULTS = {
     "accumulation_steps": 4,  # micro-batches per optimizer step; 1 = no accumulation
     "scheduler": True,  # whether the loop steps a learning-rate scheduler
 }
-VARIABLES = tuple(DEFAULTS)
+# What the wizard offers for each (wizard/flow.py asks with these): a snippet must be valid for
+# every combination of the choices of the variables it uses.
+CHOICES = {"accumulation_steps": (1, 2, 4, 8, 16), "scheduler": (True, False)}
 # How a page says what a snippet was rendered with: a phrase per variable and value, where
 # "{}" stands for the value and the key None for any value not listed.
 PHRASES = {
@@ -49,17 +52,28 @@ def describe(values):
     return ", ".join(phrases)
 
 
+def renderings(template):
+    """(values, code) for every rendering the wizard can show: one per combination of the
+    choices of the variables the template uses (just the one when it uses none)."""
+    used = [name for name in DEFAULTS if uses(template, name)]
+    for combination in product(*(CHOICES[name] for name in used)):
+        values = dict(zip(used, combination, strict=True))
+        yield values, render_snippet(template, **values)
+
+
 def snippet_problem(template, language):
     """Why the wizard could not show this snippet, or None: its template does not parse or does
-    not render, or (for Python) what it renders to is not valid Python."""
+    not render, or (for Python) one of its renderings is not valid Python."""
     try:
-        code = render_snippet(template)
+        shown = defaults_used(template)  # what the entry page shows comes first, said plainly
+        for values, code in sorted(renderings(template), key=lambda r: r[0] != shown):
+            if language == "python" and (syntax := _syntax_error(code)):
+                rendered = f" {describe(values)}" if values != shown else ""
+                return f"not valid Python once rendered{rendered}: {syntax}"
     except TemplateSyntaxError as error:
         return f"not a valid snippet template: {error}"
     except Exception as error:  # whatever rendering raises here, the wizard's page would raise
         return f"not renderable as a snippet: {type(error).__name__}: {error}"
-    if language == "python" and (syntax := _syntax_error(code)):
-        return f"not valid Python once rendered: {syntax}"
     return None
 
 

@@ -25,10 +25,24 @@ def test_a_snippet_that_fails_only_once_rendered_is_refused():
 
 
 def test_a_python_snippet_is_judged_as_it_renders():
-    # Valid with the tag rendered away, invalid as written, and the other way round.
-    assert snippet_problem("x = 1{% if not scheduler %} +{% endif %}", "python") is None
+    # Valid with the tags rendered away, invalid as written, and the other way round.
+    assert snippet_problem("x = {% if scheduler %}1{% else %}2{% endif %}", "python") is None
     assert snippet_problem("x = 1{% if scheduler %} +{% endif %}", "python") == (
         "not valid Python once rendered: invalid syntax (line 1)"
+    )
+
+
+def test_a_python_snippet_must_be_valid_for_every_answer_the_wizard_can_give():
+    # Valid as the entry page shows it (with a scheduler), invalid for a loop without one.
+    assert snippet_problem("x = 1{% if not scheduler %} +{% endif %}", "python") == (
+        "not valid Python once rendered without a learning-rate scheduler: invalid syntax (line 1)"
+    )
+    steps = (
+        "for _ in range({{ accumulation_steps }}):{% if accumulation_steps > 1 %} pass{% endif %}"
+    )
+    assert snippet_problem(steps, "python") == (
+        "not valid Python once rendered without gradient accumulation: "
+        "expected an indented block after 'for' statement on line 1 (line 1)"
     )
 
 

@@ -9,8 +9,10 @@ from django.core.management.base import CommandError
 
 from kb.models import Category, Entry, EntryAlias, Revision, Trigger
 from kb.taxonomy.document import parse_entry, render_entry
+from kb.taxonomy.lint import WIZARD_QUERY_KEYS
 from kb.taxonomy.reading import TaxonomyError, read_taxonomy
 from kb.taxonomy.store import dump_taxonomy, load_taxonomy
+from wizard.state import TAILORING
 
 SEED = "ddp-expect-autograd-hooks-assert"
 
@@ -381,3 +383,41 @@ def test_dumping_onto_a_file_is_refused_and_leaves_the_file_alone(db, fixtures_c
     with pytest.raises(CommandError, match="a file is in the way"):
         call_command("dump_taxonomy", str(path))
     assert path.read_text() == text
+
+
+# --- References and keys that would break the wizard ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        ("fact: static_graph=yes", "fact: no_such_fact=yes",
+         "check 'static_graph': no fact rule sets 'no_such_fact' (see diagnosis.yaml)"),
+        ("fact: static_graph=yes", "fact: static_graph=maybe",
+         "check 'static_graph': fact 'static_graph' is never 'maybe' (only no, yes)"),
+        ("  - key: reentrant_checkpointing\n    question:", "  - key: steps\n    question:",
+         "check 'steps': the key is one of the wizard's own query keys"),
+    ],
+)  # fmt: skip
+def test_a_check_the_wizard_could_not_use_is_not_loaded(
+    db, fixtures_copy, capsys, old, new, reason
+):
+    edit(seed_file(fixtures_copy), old, new)
+    reported = refused_by_check_and_load(fixtures_copy, capsys)
+    assert any(line.endswith(reason) for line in reported), reported
+
+
+def test_a_snippet_must_be_python_for_every_answer_the_wizard_can_give(db, fixtures_copy, capsys):
+    path = seed_file(fixtures_copy)
+    # Valid as the entry page shows it (with a scheduler), broken for a loop without one.
+    edit(
+        path,
+        "    scheduler.step()\n          {% endif %}",
+        "    scheduler.step()\n          {% else %}    (\n          {% endif %}",
+    )
+    reported = refused_by_check_and_load(fixtures_copy, capsys)
+    assert any("without a learning-rate scheduler" in line for line in reported), reported
+
+
+def test_the_lint_knows_every_key_the_wizard_reads_from_its_query():
+    assert set(WIZARD_QUERY_KEYS) == {"entry", "known", *TAILORING}

@@ -3,9 +3,9 @@ rendered with what the user said of their loop (kb/snippets.py renders the templ
 
 from dataclasses import dataclass
 
-from kb.snippets import DEFAULTS, render_snippet, uses
+from kb.snippets import CHOICES, DEFAULTS, render_snippet, uses
 
-STEP_CHOICES = (1, 2, 4, 8, 16)
+STEP_CHOICES = CHOICES["accumulation_steps"]
 PLAIN = "pytorch"
 
 

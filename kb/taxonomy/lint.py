@@ -24,8 +24,15 @@ REQUIRED_WHEN_PUBLISHED = {
 }
 
 
-def lint_document(doc, lines):
-    """Yield (line, message) for every rule the document breaks."""
+# The wizard's own query keys (wizard/state.py reads them from here): a check with one of these
+# keys would be read as the wizard's state instead of as its answer.
+WIZARD_QUERY_KEYS = ("entry", "framework", "steps", "scheduler", "known")
+EVIDENCE_PREFIX = "ev."
+
+
+def lint_document(doc, lines, facts=None):
+    """Yield (line, message) for every rule the document breaks. `facts` maps each fact key the
+    diagnosis config can set to its values (None: any value, from a pattern's group)."""
     if doc["status"] == "published":
         for name, what in REQUIRED_WHEN_PUBLISHED.items():
             if not doc[name]:
@@ -40,8 +47,23 @@ def lint_document(doc, lines):
         if trigger["key"] not in resolved:
             yield line, f"trigger {trigger['key']!r}: no fix resolves it"
 
+    yield from _check_problems(doc, lines, facts)
     yield from _sample_output_problems(doc, lines)
     yield from _code_problems(doc, lines)
+
+
+def _check_problems(doc, lines, facts):
+    for i, check in enumerate(doc["checks"], 1):
+        line, key = lines.get(f"checks[{i}]", 1), check["key"]
+        if key in WIZARD_QUERY_KEYS or key.startswith(EVIDENCE_PREFIX):
+            yield line, f"check {key!r}: the key is one of the wizard's own query keys"
+        if check["fact"] and facts is not None:
+            fact, _, value = check["fact"].partition("=")
+            if fact not in facts:
+                yield line, f"check {key!r}: no fact rule sets {fact!r} (see diagnosis.yaml)"
+            elif facts[fact] is not None and value not in facts[fact]:
+                known = ", ".join(sorted(facts[fact]))
+                yield line, f"check {key!r}: fact {fact!r} is never {value!r} (only {known})"
 
 
 def _sample_output_problems(doc, lines):
@@ -76,13 +98,26 @@ def _code_problems(doc, lines):
             yield lines.get(path, 1), f"{path} is {problem}"
 
 
-def lint_taxonomy(taxonomy, root):
-    """All lint problems as "file:line: message" strings."""
+def fact_values(config):
+    """{fact key: the values its rules set, or None when one takes a pattern's group}."""
+    values = {}
+    for rule in config.facts:
+        if "{1}" in rule.value or values.get(rule.key, set()) is None:
+            values[rule.key] = None
+        else:
+            values.setdefault(rule.key, set()).add(rule.value)
+    return values
+
+
+def lint_taxonomy(taxonomy, root, config=None):
+    """All lint problems as "file:line: message" strings; fact references are checked against
+    `config` (the DiagnosisConfig) when given."""
+    facts = fact_values(config) if config is not None else None
     problems = []
     for source in taxonomy.entries:
         where = display_path(source.path, root)
         problems.extend(
             f"{where}:{line}: {message}"
-            for line, message in lint_document(source.document, source.lines)
+            for line, message in lint_document(source.document, source.lines, facts)
         )
     return problems

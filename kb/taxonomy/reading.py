@@ -114,14 +114,15 @@ def read_taxonomy(root):
 
     taxonomy = Taxonomy(categories, frameworks, entries)
     problems.extend(_cross_file_problems(taxonomy, root))
-    if not problems:
-        # The content rules read documents as valid ones: known keys, patterns that compile.
-        problems.extend(lint_taxonomy(taxonomy, root))
 
-    config_path = root / CONFIG_FILE
+    config, config_path = None, root / CONFIG_FILE
     config_text = read_text(config_path)
     if config_text is not None:
-        add(config_path, parse_config(config_text)[1])
+        config, found = parse_config(config_text)
+        add(config_path, found)
+    if not problems:
+        # The content rules read documents as valid ones: known keys, patterns that compile.
+        problems.extend(lint_taxonomy(taxonomy, root, config))
 
     if problems:
         raise TaxonomyError(problems)
