@@ -24,8 +24,8 @@ REQUIRED_WHEN_PUBLISHED = {
 }
 
 
-# The wizard's own query keys (wizard/state.py reads them from here): a check with one of these
-# keys would be read as the wizard's state instead of as its answer.
+# The wizard's own query keys (a test keeps them equal to what wizard/state.py reads): a check
+# with one of these keys would be read as the wizard's state instead of as its answer.
 WIZARD_QUERY_KEYS = ("entry", "framework", "steps", "scheduler", "known")
 EVIDENCE_PREFIX = "ev."
 
