@@ -229,6 +229,14 @@ def test_back_undoes_the_last_answer_but_not_what_the_paste_proved(client, taxon
     }
 
 
+def test_the_result_says_in_words_what_the_snippet_was_tailored_for(client, taxonomy):
+    truth = {"static_graph": "yes", "no_sync_mismatch": "yes"}
+    _, _, pairs = walk_pairs(client, truth, framework="pytorch")
+    pairs = [(k, v) for k, v in pairs if k not in ("steps", "scheduler")]
+    html = client.get("/wizard/?" + urlencode([*pairs, ("steps", "8"), ("scheduler", "no")]))
+    assert "for 8 accumulation steps, without a learning-rate scheduler" in html.content.decode()
+
+
 def test_the_result_page_shows_the_tailored_snippet_ready_to_copy(client, taxonomy):
     truth = {"static_graph": "yes", "no_sync_mismatch": "yes"}
     _, _, pairs = walk_pairs(client, truth, framework="pytorch")

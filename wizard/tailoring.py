@@ -3,10 +3,9 @@ rendered with what the user said of their loop (kb/snippets.py renders the templ
 
 from dataclasses import dataclass
 
-from kb.snippets import CHOICES, DEFAULTS, render_snippet, uses
+from kb.snippets import CHOICES, DEFAULTS, describe, render_snippet, uses
 
 STEP_CHOICES = CHOICES["accumulation_steps"]
-PLAIN = "pytorch"
 
 
 @dataclass
@@ -17,6 +16,11 @@ class Tailored:
     language: str
     note: str
     values: dict  # the variables the snippet was rendered with
+
+    @property
+    def description(self):
+        """What it was rendered for, in words: "for 8 accumulation steps, ..."."""
+        return describe(self.values)
 
 
 def choose_fix(entry, cause_keys):
@@ -34,12 +38,11 @@ def choose_fix(entry, cause_keys):
 
 
 def pick_snippet(fix, framework_key):
+    """The fix's snippet for the framework, else its first (plain PyTorch in the shipped
+    content, the one every framework's loop can be read from)."""
     snippets = list(fix.snippets.all())
-    for wanted in (framework_key, PLAIN):
-        for snippet in snippets:
-            if snippet.framework.key == wanted:
-                return snippet
-    return snippets[0] if snippets else None
+    chosen = next((s for s in snippets if s.framework.key == framework_key), None)
+    return chosen or (snippets[0] if snippets else None)
 
 
 def render_fix(fix, state, frameworks):
