@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.adversarial import SHAPES
-from kb.diagnosis import repository
+from kb.diagnosis import collector_paused, repository
 from kb.diagnosis.normalize import normalise
 from kb.diagnosis.parse import parse
 
@@ -61,15 +61,15 @@ def _best_seconds(function, text, repeats=3):
     return best
 
 
-# Quadratic work grows 16× for 4× the paste, linear work 4×; the allowance absorbs the
-# garbage collector and a busy machine (milliseconds at these sizes).
+# Quadratic work grows 16× for 4× the paste, linear work 4×; the allowance absorbs a busy
+# machine (make test runs the lab beside this: tens of milliseconds at these sizes).
 SCALING_SIZES = (25_000, 100_000)
 MAX_GROWTH = 8
-ALLOWANCE_SECONDS = 0.01
+ALLOWANCE_SECONDS = 0.05
 
 
 def _grows_linearly(function, make):
-    small, large = (_best_seconds(function, make(size)) for size in SCALING_SIZES)
+    small, large = (_best_seconds(function, make(size), repeats=5) for size in SCALING_SIZES)
     return large <= MAX_GROWTH * small + ALLOWANCE_SECONDS, (small, large)
 
 
@@ -88,8 +88,8 @@ def test_a_paste_of_any_repeated_piece_takes_time_in_proportion_to_its_size(piec
         return unit * max(1, size // len(unit))
 
     def engine_text_work(text):
-        normalised = normalise(text)
-        parse(normalised, ("ChildFailedError",))
+        with collector_paused:  # as the engine runs them
+            parse(normalise(text), ("ChildFailedError",))
 
     grows, seconds = _grows_linearly(engine_text_work, make)
     assert grows, f"{unit!r}: {seconds[0]:.3f} s at 25 KB, {seconds[1]:.3f} s at 100 KB"
