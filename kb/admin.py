@@ -298,10 +298,8 @@ class EntryAliasAdmin(SharedListAdmin):
     search_fields = ["value", "entry__slug"]
 
 
-@admin.register(ListRevision)
-class ListRevisionAdmin(admin.ModelAdmin):
-    list_display = ["name", "number", "created_at", "author", "source", "message"]
-    list_filter = ["name", "source"]
+class HistoryAdmin(admin.ModelAdmin):
+    """History is read, never written or removed by hand."""
 
     def has_add_permission(self, request):
         return False
@@ -314,19 +312,16 @@ class ListRevisionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Revision)
-class RevisionAdmin(admin.ModelAdmin):
+class RevisionAdmin(HistoryAdmin):
     list_display = ["entry", "number", "created_at", "author", "source", "message"]
     list_filter = ["source"]
     search_fields = ["entry__code", "entry__slug", "message"]
 
-    def has_add_permission(self, request):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+@admin.register(ListRevision)
+class ListRevisionAdmin(HistoryAdmin):
+    list_display = ["name", "number", "created_at", "author", "source", "message"]
+    list_filter = ["name", "source"]
 
 
 @admin.register(UnmatchedPaste)

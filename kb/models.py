@@ -431,10 +431,24 @@ class Sibling(models.Model):
             raise ValidationError({"other": "An entry is not its own sibling."})
 
 
-class Revision(models.Model):
-    """The whole document of an entry after one edit, in the fixture file format."""
+class HistoryQuerySet(models.QuerySet):
+    def record(self, document, source, author=None, message="", **subject):
+        """A new revision of `subject` (entry=..., name=...) holding `document`, numbered
+        after its latest; None when the latest already holds that document."""
+        last = self.filter(**subject).order_by("-number").first()
+        if last is not None and last.document == document:
+            return None
+        number = last.number + 1 if last else 1
+        return self.create(
+            number=number, source=source, author=author, message=message, document=document,
+            **subject,
+        )  # fmt: skip
 
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="revisions")
+
+class History(models.Model):
+    """What every revision holds: the whole document after one edit, in the fixture format,
+    numbered in order, with who made the edit, through what and why."""
+
     number = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
     author = models.ForeignKey(
@@ -443,6 +457,17 @@ class Revision(models.Model):
     source = models.CharField(max_length=20, help_text="admin, load_taxonomy, ...")
     message = models.CharField(max_length=200, blank=True)
     document = models.TextField()
+
+    objects = HistoryQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class Revision(History):
+    """The whole document of an entry after one edit."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="revisions")
 
     class Meta:
         ordering = ["-number"]
@@ -457,10 +482,10 @@ class Revision(models.Model):
         return reverse("kb:revision", args=[self.entry.slug, self.number])
 
 
-class ListRevision(models.Model):
+class ListRevision(History):
     """One of the lists every entry shares (the category tree, the frameworks, the old
-    addresses that redirect) after one edit, in the fixture format: the history of what is
-    not one entry's document. Like Revision, recording one publishes a new content version."""
+    addresses that redirect) after one edit: the history of what is not one entry's
+    document. Like Revision, recording one publishes a new content version."""
 
     class Name(models.TextChoices):
         CATEGORIES = "categories", "Categories"
@@ -468,14 +493,6 @@ class ListRevision(models.Model):
         ALIASES = "aliases", "Old addresses"
 
     name = models.CharField(max_length=20, choices=Name.choices)
-    number = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    source = models.CharField(max_length=20, help_text="admin, load_taxonomy, ...")
-    message = models.CharField(max_length=200, blank=True)
-    document = models.TextField()
 
     class Meta:
         ordering = ["name", "-number"]

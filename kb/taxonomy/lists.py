@@ -39,17 +39,7 @@ def list_document(name):
 
 def record_list_revision(name, source, author=None, message=""):
     """Keep the list's current document as a new revision, unless nothing changed."""
-    text = list_document(name)
-    last = ListRevision.objects.filter(name=name).order_by("-number").first()
-    if last is not None and last.document == text:
-        return None
-    revision = ListRevision.objects.create(
-        name=name,
-        number=last.number + 1 if last else 1,
-        author=author,
-        source=source,
-        message=message,
-        document=text,
-    )
-    content_changed()
+    revision = ListRevision.objects.record(list_document(name), source, author, message, name=name)
+    if revision is not None:
+        content_changed()
     return revision

@@ -169,20 +169,10 @@ def record_revision(entry, source, author=None, message=""):
     """Store the entry's current document as a new revision, unless nothing changed. The
     entry's row is locked first: two edits recorded at once get numbers one after the other."""
     Entry.objects.select_for_update().filter(pk=entry.pk).exists()
-    text = entry_text(entry)
-    last = entry.revisions.order_by("-number").first()
-    if last is not None and last.document == text:
-        return None
-    fulltext.index_entry(entry)
-    revision = Revision.objects.create(
-        entry=entry,
-        number=last.number + 1 if last else 1,
-        author=author,
-        source=source,
-        message=message,
-        document=text,
-    )
-    content_changed()
+    revision = Revision.objects.record(entry_text(entry), source, author, message, entry=entry)
+    if revision is not None:
+        fulltext.index_entry(entry)
+        content_changed()
     return revision
 
 
