@@ -37,7 +37,7 @@ def home(request):
 def diagnose(request):
     """The paste box posts here; links printed next to errors use GET /diagnose?q=..."""
     source = request.POST if request.method == "POST" else request.GET
-    if request.method == "GET" and "q" not in source:
+    if request.method != "POST" and "q" not in source:
         return redirect("kb:home")
     try:
         text = accept_paste(source.get("q", ""))

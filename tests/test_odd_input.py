@@ -91,6 +91,10 @@ def test_head_is_answered_wherever_get_is(client, taxonomy, url):
     assert client.head(url).status_code == client.get(url).status_code == 200
 
 
+def test_head_of_the_diagnosis_without_a_paste_redirects_like_get(client, db):
+    assert client.head("/diagnose").status_code == client.get("/diagnose").status_code == 302
+
+
 QUERY_SURFACES = ["/go", "/diagnose", "/search/", "/wizard/", "/api/wizard/", f"/kb/{SEED}/"]
 PARAMETERS = st.dictionaries(
     st.sampled_from(["q", "entry", "steps", "framework", "known", "static_graph", "ev.x"])
