@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 
 from kb.models import Entry
-from kb.ratelimit import Limited, too_many_requests
+from kb.ratelimit import Limited
 
 
 def content_security_policy(get_response):
@@ -34,7 +34,9 @@ def refuse_floods(get_response):
 
     def process_exception(request, exception):
         if isinstance(exception, Limited):
-            return too_many_requests(request, exception)
+            response = _refused(request, 429, exception.message, "429.html", {})
+            response["Retry-After"] = str(exception.retry_after)
+            return response
         return None
 
     middleware.process_exception = process_exception
@@ -60,14 +62,15 @@ def refuse_oversized(get_response):
 
     def middleware(request):
         if len(request.path) + len(request.META.get("QUERY_STRING", "")) > settings.MAX_URL_BYTES:
-            return _refused(request, 414, LINK_TOO_LONG, paste=request.GET.get("q", ""))
+            paste = _paste_box(request.GET.get("q", ""))
+            return _refused(request, 414, LINK_TOO_LONG, "kb/home.html", paste)
         if request.method in ("POST", "PUT", "PATCH"):
             try:
                 request.body  # noqa: B018  read here, where too large can still be answered
             except RequestDataTooBig:
-                return _refused(request, 413, BODY_TOO_LARGE)
+                return _refused(request, 413, BODY_TOO_LARGE, "kb/home.html", _paste_box())
             except UnreadablePostError:
-                return _refused(request, 400, BODY_UNREADABLE)
+                return _refused(request, 400, BODY_UNREADABLE, "kb/home.html", _paste_box())
         return get_response(request)
 
     return middleware
@@ -84,8 +87,12 @@ BODY_TOO_LARGE = (
 BODY_UNREADABLE = "The request's body did not arrive in full. Please send it again."
 
 
-def _refused(request, status, message, paste=""):
+def _refused(request, status, message, template, context):
+    """A refusal as JSON for the API, else as `template` showing `message` as its error."""
     if request.path.startswith("/api/"):
         return JsonResponse({"error": message}, status=status)
-    context = {"error": message, "paste": paste, "entry_count": Entry.objects.published().count()}
-    return render(request, "kb/home.html", context, status=status)
+    return render(request, template, {**context, "error": message}, status=status)
+
+
+def _paste_box(paste=""):
+    return {"paste": paste, "entry_count": Entry.objects.published().count()}

@@ -11,8 +11,6 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import JsonResponse
-from django.shortcuts import render
 
 
 class Limited(Exception):
@@ -60,13 +58,3 @@ def used_up(bucket, key, limit, window):
     start, retry_after = _window(window)
     used = cache.get(f"limit:{bucket}:{start}:{key}", 0)
     return retry_after if used >= limit else None
-
-
-def too_many_requests(request, limited, template="429.html"):
-    """The page (or JSON, for the API) a refused request gets."""
-    if request.path.startswith("/api/"):
-        response = JsonResponse({"error": limited.message}, status=429)
-    else:
-        response = render(request, template, {"message": limited.message}, status=429)
-    response["Retry-After"] = str(limited.retry_after)
-    return response
