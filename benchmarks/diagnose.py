@@ -31,13 +31,13 @@ from django.conf import settings  # noqa: E402
 
 from benchmarks.adversarial import SHAPES  # noqa: E402
 from kb.diagnosis import Engine, _failure_text  # noqa: E402
-from kb.diagnosis.config import parse_config  # noqa: E402
+from kb.diagnosis.config import DiagnosisConfig  # noqa: E402
 from kb.diagnosis.mask import fingerprint, mask  # noqa: E402
 from kb.diagnosis.normalize import normalise  # noqa: E402
 from kb.diagnosis.parse import parse  # noqa: E402
 from kb.diagnosis.rank import EntryInfo, SignatureIndex, SignatureSpec, score  # noqa: E402
 from kb.patterns import regex_for  # noqa: E402
-from kb.taxonomy.reading import read_taxonomy  # noqa: E402
+from kb.taxonomy.reading import read_family_parts, read_taxonomy  # noqa: E402
 
 SEED = "ddp-expect-autograd-hooks-assert"
 CORPUS = ROOT / "tests" / "corpus"
@@ -238,9 +238,7 @@ def adversarial_table(engine):
 def main():
     taxonomy = read_taxonomy(settings.TAXONOMY_DIR)
     documents = [e.document for e in taxonomy.entries if e.document["status"] == "published"]
-    config, problems = parse_config((settings.TAXONOMY_DIR / "diagnosis.yaml").read_text())
-    if problems:
-        sys.exit(f"fixtures/diagnosis.yaml: {problems}")
+    config = DiagnosisConfig.combined(read_family_parts(settings.TAXONOMY_DIR))
     tail, filler = seed_failure(documents), filler_lines()
     pastes = {name: paste(size, tail, filler) for name, (size, _) in PASTES.items()}
     print(f"{len(documents)} published entries, {len(corpus_files())} corpus files")

@@ -6,12 +6,15 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.text import capfirst
 
+from kb import families
 from kb.models import (
     Category,
     Check,
     ConfigFlag,
     Entry,
     EntryAlias,
+    Family,
+    FamilyRevision,
     FingerprintStep,
     Fix,
     Framework,
@@ -26,7 +29,9 @@ from kb.models import (
     UnmatchedPaste,
 )
 from kb.snippets import python_problem, snippet_problem
-from kb.taxonomy.lists import record_list_revision
+from kb.taxonomy.family import parse_parts, render_parts
+from kb.taxonomy.lint import fact_problem, fact_values
+from kb.taxonomy.lists import record_family_revision, record_list_revision
 from kb.taxonomy.store import record_revision
 from kb.triage import draft_from_unmatched
 
@@ -227,7 +232,9 @@ class SnippetForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         code, language = cleaned.get("code"), cleaned.get("language")
-        if code is not None and (problem := snippet_problem(code, language)):
+        if code is not None and (
+            problem := snippet_problem(code, language, families.current().variables)
+        ):
             self.add_error("code", capfirst(problem))
         return cleaned
 
@@ -262,33 +269,37 @@ class SharedListAdmin(admin.ModelAdmin):
 
     list_name = None
 
-    def _record(self, request):
+    def _record(self, request, changed=()):
         record_list_revision(self.list_name, "admin", author=request.user)
+        # A category or a framework is also part of its family's family.yaml.
+        for family in {obj.family for obj in changed if getattr(obj, "family", None)}:
+            record_family_revision(family, "admin", author=request.user)
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        self._record(request)
+        self._record(request, [obj])
 
     def delete_model(self, request, obj):
         super().delete_model(request, obj)
-        self._record(request)
+        self._record(request, [obj])
 
     def delete_queryset(self, request, queryset):
+        changed = list(queryset)
         super().delete_queryset(request, queryset)
-        self._record(request)
+        self._record(request, changed)
 
 
 @admin.register(Category)
 class CategoryAdmin(SharedListAdmin):
     list_name = ListRevision.Name.CATEGORIES
-    list_display = ["name", "slug", "parent", "order"]
+    list_display = ["name", "slug", "family", "parent", "order"]
     search_fields = ["name", "slug"]
 
 
 @admin.register(Framework)
 class FrameworkAdmin(SharedListAdmin):
     list_name = ListRevision.Name.FRAMEWORKS
-    list_display = ["key", "name", "order"]
+    list_display = ["key", "name", "family", "order"]
 
 
 @admin.register(EntryAlias)
@@ -296,6 +307,62 @@ class EntryAliasAdmin(SharedListAdmin):
     list_name = ListRevision.Name.ALIASES
     list_display = ["kind", "value", "entry"]
     search_fields = ["value", "entry__slug"]
+
+
+class FamilyForm(forms.ModelForm):
+    """A family's parts (family.yaml but its name, description, categories and frameworks)
+    are edited as the YAML they are written in, and validated as the loader does."""
+
+    parts_yaml = forms.CharField(
+        label="Parts",
+        widget=Textarea(attrs={"rows": 30, "cols": 100, "spellcheck": "false"}),
+        help_text="Wrapper exceptions, failing rank, generic lines, facts, shared questions and "
+        "tailoring variables, as in the family's family.yaml.",
+    )
+
+    class Meta:
+        model = Family
+        fields = ["name", "description", "order"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["parts_yaml"].initial = render_parts(self.instance.parts or {})
+
+    def clean_parts_yaml(self):
+        parts, found, _ = parse_parts(self.cleaned_data["parts_yaml"])
+        problems = [f"Line {problem.line}: {problem.message}" for problem in found]
+        if not problems:
+            others = Family.objects.exclude(pk=self.instance.pk).values_list("parts", flat=True)
+            facts = fact_values(rule for p in [parts, *others] for rule in p["facts"])
+            problems = [
+                capfirst(f"question {question['key']!r}: {problem}")
+                for question in parts["questions"]
+                if (problem := fact_problem(question["fact"], facts))
+            ]
+        if problems:
+            raise forms.ValidationError(problems)
+        return parts
+
+    def save(self, commit=True):
+        self.instance.parts = self.cleaned_data["parts_yaml"]
+        return super().save(commit)
+
+
+@admin.register(Family)
+class FamilyAdmin(admin.ModelAdmin):
+    form = FamilyForm
+    list_display = ["name", "slug", "order"]
+    readonly_fields = ["slug"]
+
+    def has_add_permission(self, request):
+        return False  # a family is a folder of content: it arrives with load_taxonomy
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        record_family_revision(obj, "admin", author=request.user)
 
 
 class HistoryAdmin(admin.ModelAdmin):
@@ -322,6 +389,12 @@ class RevisionAdmin(HistoryAdmin):
 class ListRevisionAdmin(HistoryAdmin):
     list_display = ["name", "number", "created_at", "author", "source", "message"]
     list_filter = ["name", "source"]
+
+
+@admin.register(FamilyRevision)
+class FamilyRevisionAdmin(HistoryAdmin):
+    list_display = ["family", "number", "created_at", "author", "source", "message"]
+    list_filter = ["family", "source"]
 
 
 @admin.register(UnmatchedPaste)

@@ -1,10 +1,11 @@
 """Whole pages rendered once per content version, for visitors who are not signed in.
 
-The version is the latest revision's id with the latest list revision's (an entry's edit, or a
-category's, a framework's, an old address's). Recording either publishes the new version in
-the cache once its transaction commits, so with one shared cache (Redis, several app servers) every
-server serves the edit at once; with a cache per process (one machine) the other processes see
-it within VERSION_TTL seconds, when they read the version from the database again. Staff
+The version is the latest revision's id with the latest list revision's and the latest family
+revision's (an entry's edit, a category's, a framework's, an old address's, a family's).
+Recording any publishes the new version in the cache once its transaction commits, so with one
+shared cache (Redis, several app servers) every server serves the edit at once; with a cache per
+process (one machine) the other processes see it within VERSION_TTL seconds, when they read the
+version from the database again. Staff
 (drafts, admin links) and responses that set cookies or carry a CSRF token are never cached."""
 
 import hashlib
@@ -17,7 +18,7 @@ from django.db.models import Max
 from django.http import QueryDict
 from django.utils.cache import patch_vary_headers
 
-from kb.models import ListRevision, Revision
+from kb.models import FamilyRevision, ListRevision, Revision
 
 PAGE_TIMEOUT = 24 * 3600
 VERSION_KEY = "content-version"
@@ -27,7 +28,8 @@ VERSION_TTL = 2  # seconds
 def _latest_version():
     entries = Revision.objects.aggregate(latest=Max("id"))["latest"] or 0
     lists = ListRevision.objects.aggregate(latest=Max("id"))["latest"] or 0
-    return f"{entries}.{lists}"
+    families = FamilyRevision.objects.aggregate(latest=Max("id"))["latest"] or 0
+    return f"{entries}.{lists}.{families}"
 
 
 def content_version():

@@ -15,12 +15,35 @@ from django.urls import reverse
 from kb.patterns import pattern_error
 
 
+class Family(models.Model):
+    """A failure family: a folder of content (fixtures/families/<slug>/). Its categories and
+    frameworks are rows of their own; `parts` holds the rest of its family.yaml (the engine's
+    wrappers, generic lines and fact rules, the shared questions, the tailoring variables) as
+    kb/taxonomy/family.py reads them."""
+
+    slug = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=120)
+    description = models.TextField(blank=True)
+    order = models.PositiveIntegerField(default=0)
+    parts = models.JSONField(default=dict, editable=False)
+
+    class Meta:
+        ordering = ["order", "slug"]
+        verbose_name_plural = "families"
+
+    def __str__(self):
+        return self.name
+
+
 class Framework(models.Model):
-    """A training stack a fix can be written for: plain PyTorch, Lightning, HF Trainer..."""
+    """A training stack a fix can be written for, brought by a family."""
 
     key = models.SlugField(max_length=40, unique=True)
     name = models.CharField(max_length=80)
     order = models.PositiveIntegerField(default=0)
+    family = models.ForeignKey(
+        Family, null=True, on_delete=models.PROTECT, related_name="frameworks"
+    )
 
     class Meta:
         ordering = ["order", "key"]
@@ -37,6 +60,9 @@ class Category(models.Model):
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="children"
     )
     order = models.PositiveIntegerField(default=0)
+    family = models.ForeignKey(
+        Family, null=True, on_delete=models.PROTECT, related_name="categories"
+    )
 
     class Meta:
         ordering = ["order", "name"]
@@ -270,11 +296,6 @@ class Check(models.Model):
         choices=[("yes", "yes"), ("no", "no")],
         help_text="The answer this entry expects whatever its trigger (blank: no expectation).",
     )
-    fact = models.CharField(
-        max_length=80,
-        blank=True,
-        help_text="key=value: a paste proving this fact answers yes (another value: no).",
-    )
 
     class Meta:
         ordering = ["order", "pk"]
@@ -502,6 +523,22 @@ class ListRevision(History):
 
     def __str__(self):
         return f"{self.name} r{self.number}"
+
+
+class FamilyRevision(History):
+    """A family's whole family.yaml after one edit (of the family, or of one of its
+    categories or frameworks). Like Revision, recording one publishes a new content version."""
+
+    family = models.ForeignKey(Family, on_delete=models.CASCADE, related_name="revisions")
+
+    class Meta:
+        ordering = ["family", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["family", "number"], name="unique_family_revision")
+        ]
+
+    def __str__(self):
+        return f"{self.family.slug} r{self.number}"
 
 
 class UnmatchedPaste(models.Model):

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from kb import families
 from kb.models import Check, Entry, Framework
 
 MAX_SHOWN_LINES = 400
@@ -96,15 +97,16 @@ def as_json(diagnosis, url_for, limit=5):
 
 def wizard_url(entry, facts):
     """The wizard's URL for `entry`, with the questions the diagnosis `facts` (key -> Fact)
-    answer already answered: a check whose `fact` is key=value is answered yes when the paste
-    shows that value of the key and no when it shows another; the entry's own checks count
-    first. The query is in the wizard's format (wizard/state.py), marked known, with the text
-    that proved each answer."""
+    answer already answered: a shared question whose fact (family.yaml) is key=value is
+    answered yes when the paste shows that value of the key and no when it shows another; the
+    entry's own checks count first. The query is in the wizard's format (wizard/state.py),
+    marked known, with the text that proved each answer."""
     scope = [e.pk for e in Entry.objects.around(entry)]
+    answering = {key: fact for key, fact in families.current().facts.items() if fact}
     pairs, evidence = [], {}
-    checks = Check.objects.filter(entry_id__in=scope).exclude(fact="").order_by("entry_id")
+    checks = Check.objects.filter(entry_id__in=scope, key__in=answering).order_by("entry_id")
     for check in sorted(checks, key=lambda c: c.entry_id != entry.pk):
-        fact_key, _, fact_value = check.fact.partition("=")
+        fact_key, _, fact_value = answering[check.key].partition("=")
         fact = facts.get(fact_key)
         if fact is None or check.key in evidence:
             continue

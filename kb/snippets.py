@@ -2,73 +2,106 @@
 training loop. Django's template language, with autoescaping off (the output is code, shown
 escaped by the page like any text), from content reviewed in git.
 
-`snippet_problem` is the one judgement of whether a snippet can be shown: the content lint (so
-`check_taxonomy` and `load_taxonomy`) and the admin forms all ask it."""
+The variables a snippet may use are content: each family declares its own (family.yaml,
+`variables`), and a snippet uses one by naming it in a template tag. `snippet_problem` is the
+one judgement of whether a snippet can be shown: the content lint (so `check_taxonomy` and
+`load_taxonomy`) and the admin forms all ask it."""
 
 import ast
+from dataclasses import dataclass
 from itertools import product
 
 from django.template import Context, Engine, TemplateSyntaxError
 
-# What a snippet may use, with the values the entry page and the lint render it with.
-DEFAULTS = {
-    "accumulation_steps": 4,  # micro-batches per optimizer step; 1 = no accumulation
-    "scheduler": True,  # whether the loop steps a learning-rate scheduler
-}
-# What the wizard offers for each (wizard/flow.py asks with these): a snippet must be valid for
-# every combination of the choices of the variables it uses.
-CHOICES = {"accumulation_steps": (1, 2, 4, 8, 16), "scheduler": (True, False)}
-# How a page says what a snippet was rendered with: a phrase per variable and value, where
-# "{}" stands for the value and the key None for any value not listed.
-PHRASES = {
-    "accumulation_steps": {1: "without gradient accumulation", None: "for {} accumulation steps"},
-    "scheduler": {
-        True: "with a learning-rate scheduler",
-        False: "without a learning-rate scheduler",
-    },
-}
+
+@dataclass(frozen=True)
+class Choice:
+    value: str  # as the wizard's query string carries it
+    label: str  # as the wizard offers it
+    says: str  # how a page says a snippet was rendered with it
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A tailoring variable a family declares (its family.yaml): what the wizard asks, what it
+    offers, and what the entry page renders with."""
+
+    key: str
+    question: str
+    type: str  # number, yes_no or text: what the snippet's template is given
+    default: str
+    choices: tuple  # Choice
+
+    @classmethod
+    def from_document(cls, item):
+        choices = tuple(Choice(c["value"], c["label"], c["says"]) for c in item["choices"])
+        return cls(item["key"], item["question"], item["type"], item["default"], choices)
+
+    def choice(self, value):
+        return next((choice for choice in self.choices if choice.value == value), None)
+
+    def given(self, value):
+        """The value as the template sees it: a number, a truth value or the text."""
+        if self.type == "number":
+            return int(value)
+        if self.type == "yes_no":
+            return value == "yes"
+        return value
+
+
+def variables_from(documents):
+    """{key: Variable} from families' `variables` lists, in their order."""
+    return {item["key"]: Variable.from_document(item) for item in documents}
+
 
 _engine = Engine(autoescape=False, debug=False, string_if_invalid="")
 
 
-def render_snippet(template, **values):
-    """The snippet with `values` (missing ones take DEFAULTS)."""
-    context = {**DEFAULTS, **{k: v for k, v in values.items() if k in DEFAULTS}}
+def render_snippet(template, variables, values=None):
+    """The snippet with `values` ({key: choice value}); every variable not given takes its
+    default."""
+    values = values or {}
+    context = {
+        name: variable.given(values.get(name, variable.default))
+        for name, variable in variables.items()
+    }
     return _engine.from_string(template).render(Context(context)).strip("\n")
 
 
-def defaults_used(template):
-    """The DEFAULTS of the variables the template uses: what its default rendering depends on."""
-    return {name: value for name, value in DEFAULTS.items() if uses(template, name)}
+def used(template, variables):
+    """The variables the template uses, in their declared order: what the wizard must ask."""
+    return [variable for name, variable in variables.items() if uses(template, name)]
 
 
-def describe(values):
-    """What a snippet was rendered with, as words: "for 4 accumulation steps, with a
-    learning-rate scheduler"; empty when there were no values."""
-    phrases = []
-    for name, value in values.items():
-        forms = PHRASES[name]
-        phrases.append((forms[value] if value in forms else forms[None]).format(value))
-    return ", ".join(phrases)
+def defaults_used(template, variables):
+    """{key: default} of the variables the template uses: what its default rendering depends
+    on."""
+    return {variable.key: variable.default for variable in used(template, variables)}
 
 
-def renderings(template):
+def describe(values, variables):
+    """What a snippet was rendered with, as words: each value's `says`, joined; empty when
+    there were no values."""
+    return ", ".join(variables[name].choice(value).says for name, value in values.items())
+
+
+def renderings(template, variables):
     """(values, code) for every rendering the wizard can show: one per combination of the
     choices of the variables the template uses (just the one when it uses none)."""
-    used = [name for name in DEFAULTS if uses(template, name)]
-    for combination in product(*(CHOICES[name] for name in used)):
-        values = dict(zip(used, combination, strict=True))
-        yield values, render_snippet(template, **values)
+    asked = used(template, variables)
+    for combination in product(*([c.value for c in v.choices] for v in asked)):
+        values = {v.key: value for v, value in zip(asked, combination, strict=True)}
+        yield values, render_snippet(template, variables, values)
 
 
-def snippet_problem(template, language):
+def snippet_problem(template, language, variables):
     """Why the wizard could not show this snippet, or None: its template does not parse or does
     not render, or (for Python) one of its renderings is not valid Python."""
     try:
-        shown = defaults_used(template)  # what the entry page shows comes first, said plainly
-        for values, code in sorted(renderings(template), key=lambda r: r[0] != shown):
+        shown = defaults_used(template, variables)  # the entry page's rendering comes first
+        for values, code in sorted(renderings(template, variables), key=lambda r: r[0] != shown):
             if language == "python" and (syntax := _syntax_error(code)):
-                rendered = f" {describe(values)}" if values != shown else ""
+                rendered = f" {describe(values, variables)}" if values != shown else ""
                 return f"not valid Python once rendered{rendered}: {syntax}"
     except TemplateSyntaxError as error:
         return f"not a valid snippet template: {error}"

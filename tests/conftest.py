@@ -1,14 +1,32 @@
+import shutil
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
 
-from kb.models import Category, Entry, Signature, Symptom
+from kb.models import Category, Entry, Family, Framework, Signature, Symptom
+from kb.snippets import variables_from
+from kb.taxonomy.reading import read_family_parts
 from kb.taxonomy.store import load_taxonomy
 
 SUMMARY = "summary: "
+# A made-up family of two entries with a framework and tailoring variables of its own: what
+# the tests of logic (loading, linting, the wizard's tailoring) read, so that they neither
+# grow nor break with the shipped content.
+TOY_TAXONOMY = Path(__file__).parent / "fixtures" / "toy"
+
+
+def variables_of(root):
+    """{key: Variable} the families under `root` declare, read from their files."""
+    return variables_from(v for parts in read_family_parts(root) for v in parts["variables"])
+
+
+def shipped_entry_path(slug):
+    [path] = django_settings.TAXONOMY_DIR.glob(f"families/*/entries/{slug}.md")
+    return path
 
 
 @pytest.fixture
@@ -63,11 +81,27 @@ def taxonomy(db):
 
 
 @pytest.fixture
+def toy_copy(tmp_path):
+    """A writable copy of the toy taxonomy, at <tmp>/toy."""
+    root = tmp_path / "toy"
+    shutil.copytree(TOY_TAXONOMY, root)
+    return root
+
+
+@pytest.fixture
+def toy_kb(taxonomy):
+    """The toy family loaded beside the shipped ones."""
+    load_taxonomy(TOY_TAXONOMY)
+
+
+@pytest.fixture
 def empty_kb(db):
     """A knowledge base with nothing in it, for tests of loading."""
     Entry.objects.all().delete()
     Category.objects.exclude(parent=None).delete()  # parents are protected while they have any
     Category.objects.all().delete()
+    Framework.objects.all().delete()
+    Family.objects.all().delete()
 
 
 @pytest.fixture

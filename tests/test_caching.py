@@ -143,9 +143,9 @@ def test_a_category_renamed_in_the_files_is_a_new_version_once_loaded(
 ):
     root = tmp_path / "fixtures"
     shutil.copytree(settings.TAXONOMY_DIR, root)
-    categories = root / "categories.yaml"
+    family = root / "families" / seed.category.family.slug / "family.yaml"
     old_name = seed.category.name
-    categories.write_text(categories.read_text().replace(old_name, "Renamed in git", 1))
+    family.write_text(family.read_text().replace(f"name: {old_name}", "name: Renamed in git", 1))
     before = content_version()
     with django_capture_on_commit_callbacks(execute=True):
         load_taxonomy(root)

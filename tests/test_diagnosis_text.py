@@ -1,15 +1,14 @@
 """Normalising and parsing pasted output: pure functions, no database."""
 
-from pathlib import Path
-
 import pytest
 from django.conf import settings
 
-from kb.diagnosis.config import parse_config
+from kb.diagnosis.config import DiagnosisConfig
 from kb.diagnosis.facts import FactRules
 from kb.diagnosis.mask import mask
 from kb.diagnosis.normalize import normalise, strip_log_prefix, strip_rank
 from kb.diagnosis.parse import parse
+from kb.taxonomy.reading import read_family_parts
 from tools.repro.run import CORPUS_DIR
 
 ASSERT_LINE = (
@@ -28,10 +27,7 @@ TRACEBACK = [
 
 @pytest.fixture(scope="module")
 def config():
-    text = Path(settings.TAXONOMY_DIR, "diagnosis.yaml").read_text()
-    parsed, problems = parse_config(text)
-    assert problems == []
-    return parsed
+    return DiagnosisConfig.combined(read_family_parts(settings.TAXONOMY_DIR))
 
 
 def prefixed(rank, lines):

@@ -4,11 +4,14 @@ tailors it; no template source reaches the page."""
 
 from html.parser import HTMLParser
 
+from django.conf import settings
+
 from kb.models import Entry, Fix, Framework, Snippet
 from kb.snippets import render_snippet
-from tests.conftest import make_entry
+from tests.conftest import make_entry, variables_of
 
 WIZARD = "/wizard/?entry="
+VARIABLES = variables_of(settings.TAXONOMY_DIR)
 
 
 class CodeBlocks(HTMLParser):
@@ -64,7 +67,7 @@ def test_every_snippet_is_shown_as_its_default_rendering(client, seed):
     snippets = Snippet.objects.filter(fix__entry=seed)
     assert snippets.count() > 1
     for snippet in snippets:
-        assert render_snippet(snippet.code) in shown, snippet
+        assert render_snippet(snippet.code, VARIABLES) in shown, snippet
 
 
 def test_a_snippet_says_it_is_shown_for_the_defaults_it_uses_and_links_to_the_wizard(client, db):

@@ -8,7 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import faultline_hook
-from kb.diagnosis import repository
+from kb.diagnosis.config import DiagnosisConfig
+from kb.taxonomy.reading import read_family_parts
 
 ROOT = Path(__file__).resolve().parent.parent
 URL = "http://faultline.internal"
@@ -119,7 +120,7 @@ def test_the_link_holds_no_secret(faultline_url):
 
 
 def test_the_hook_knows_every_wrapper_the_server_knows(settings):
-    config = repository.load_config(settings.TAXONOMY_DIR / repository.CONFIG_FILE)
+    config = DiagnosisConfig.combined(read_family_parts(settings.TAXONOMY_DIR))
 
     short_names = {name.rsplit(".", 1)[-1] for name in config.wrapper_exceptions}
 

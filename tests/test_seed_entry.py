@@ -5,7 +5,12 @@ Source: shared/seed/000_7c100766e5b03e6c.txt. Each test names the part of the se
 
 import ast
 
+from django.conf import settings
+
 from kb.snippets import render_snippet
+from tests.conftest import variables_of
+
+VARIABLES = variables_of(settings.TAXONOMY_DIR)
 
 
 def test_identity_title_and_summary(seed):
@@ -96,13 +101,15 @@ def test_each_fix_says_why_it_works_and_which_trigger_it_resolves(seed):
         frameworks = [snippet.framework.key for snippet in fix.snippets.all()]
         assert frameworks[0] == "pytorch"
         for snippet in fix.snippets.all():
-            ast.parse(render_snippet(snippet.code))
+            ast.parse(render_snippet(snippet.code, VARIABLES))
 
 
 def test_the_reentrant_checkpointing_fix_passes_use_reentrant_false(seed):
     fix = seed.fixes.get(key="non-reentrant-checkpointing")
     for snippet in fix.snippets.all():
-        assert "use_reentrant" in snippet.code and "False" in render_snippet(snippet.code)
+        assert "use_reentrant" in snippet.code and "False" in render_snippet(
+            snippet.code, VARIABLES
+        )
 
 
 def test_both_sample_output_lines_of_the_seed(seed):

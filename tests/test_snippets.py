@@ -6,13 +6,13 @@ No database: the entry is read from its file, the way the content lint reads it.
 
 import ast
 import contextlib
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 
-from kb.snippets import DEFAULTS, PHRASES, defaults_used, describe, render_snippet, uses
+from kb.snippets import describe, render_snippet, uses
 from kb.taxonomy.document import parse_entry
+from tests.conftest import shipped_entry_path, variables_of
 
 SLUG = "ddp-expect-autograd-hooks-assert"
 FRAMEWORKS = ["pytorch", "lightning", "hf_trainer", "accelerate"]
@@ -27,9 +27,11 @@ ACCUMULATION_SETTINGS = {
 }
 
 
+VARIABLES = variables_of(settings.TAXONOMY_DIR)
+
+
 def read_fixes():
-    path = Path(settings.TAXONOMY_DIR, "entries", f"{SLUG}.md")
-    document, problems, _lines = parse_entry(path.read_text())
+    document, problems, _lines = parse_entry(shipped_entry_path(SLUG).read_text())
     assert not problems, problems
     return {fix["key"]: fix for fix in document["fixes"]}
 
@@ -47,7 +49,11 @@ def renderings(keys=tuple(FIXES), frameworks=tuple(FRAMEWORKS)):
         pytest.param(
             key,
             s["framework"],
-            render_snippet(s["code"], accumulation_steps=steps, scheduler=scheduler),
+            render_snippet(
+                s["code"],
+                VARIABLES,
+                {"accumulation_steps": str(steps), "scheduler": "yes" if scheduler else "no"},
+            ),
             steps,
             scheduler,
             id=f"{key}-{s['framework']}-x{steps}-{'scheduler' if scheduler else 'constant'}",
@@ -153,34 +159,23 @@ def test_snippets_ask_the_wizard_only_for_what_they_are_tailored_to():
 # --- What a rendering is called ----------------------------------------------------------------
 
 
-def test_every_variable_has_words_for_its_default():
-    assert set(PHRASES) == set(DEFAULTS)
-    assert describe(DEFAULTS) == "for 4 accumulation steps, with a learning-rate scheduler"
+def test_the_entry_page_says_what_the_defaults_are():
+    defaults = {key: variable.default for key, variable in VARIABLES.items()}
+    assert describe(defaults, VARIABLES) == (
+        "for 4 accumulation steps, with a learning-rate scheduler"
+    )
 
 
 @pytest.mark.parametrize(
     "values, words",
     [
-        ({"accumulation_steps": 8}, "for 8 accumulation steps"),
-        ({"accumulation_steps": 1}, "without gradient accumulation"),
-        ({"scheduler": False}, "without a learning-rate scheduler"),
-        (
-            {"accumulation_steps": 2, "scheduler": False},
-            "for 2 accumulation steps, without a learning-rate scheduler",
-        ),
-        ({}, ""),
+        ({"accumulation_steps": "8"}, "for 8 accumulation steps"),
+        ({"accumulation_steps": "1"}, "without gradient accumulation"),
+        ({"scheduler": "no"}, "without a learning-rate scheduler"),
     ],
 )
-def test_describe_names_each_value_a_snippet_was_rendered_with(values, words):
-    assert describe(values) == words
-
-
-def test_a_default_rendering_depends_only_on_the_variables_its_template_names():
-    assert defaults_used("step(){% if scheduler %}; scheduler.step(){% endif %}") == {
-        "scheduler": True
-    }
-    assert defaults_used("steps = {{ accumulation_steps }}") == {"accumulation_steps": 4}
-    assert defaults_used("optimizer.step()  # no scheduler here") == {}
+def test_each_choice_is_said_in_words(values, words):
+    assert describe(values, VARIABLES) == words
 
 
 # --- Every rendering keeps its fix --------------------------------------------------------------

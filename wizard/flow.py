@@ -1,14 +1,14 @@
 """One step of the wizard from a scope and a state: the next question, a tailoring question
-(framework, accumulation steps, scheduler), or the result. The page and the JSON mirror both
-render what `next_step` returns."""
+(the framework, then each variable the chosen snippet uses), or the result. The page and the
+JSON mirror both render what `next_step` returns."""
 
 from dataclasses import dataclass, field
 
-from kb.snippets import uses
+from kb.snippets import used
 from wizard import reasoning
 from wizard.reasoning import NO, UNSURE, YES
-from wizard.state import corrected
-from wizard.tailoring import STEP_CHOICES, choose_fix, pick_snippet, render_fix
+from wizard.state import FRAMEWORK, corrected
+from wizard.tailoring import choose_fix, pick_snippet, render_fix
 
 WEAK_ENTRY = 0.6  # below this the result says plainly that the answers do not settle it
 RULED_OUT = 0.2
@@ -36,9 +36,10 @@ class Answered:
 
 @dataclass
 class Tailor:
-    kind: str  # framework, steps or scheduler
+    key: str  # "framework" or a variable's key: the query parameter the answer sets
     text: str
     choices: list  # (value, label)
+    kind: str = "tailor"
 
 
 @dataclass
@@ -75,8 +76,9 @@ class Step:
         )
 
 
-def next_step(scope, state, frameworks):
-    """`frameworks` maps keys to Framework records (for tailoring choices)."""
+def next_step(scope, state, frameworks, variables):
+    """`frameworks` maps keys to Framework records and `variables` keys to snippets.Variable
+    (for tailoring)."""
     questions = scope.reasoning_questions
     answers = {k: v for k, v in state.answers.items() if k in questions}
     belief = reasoning.posterior(scope.prior, questions, answers)
@@ -100,9 +102,9 @@ def next_step(scope, state, frameworks):
         reason = f"{result.causes[0].key} causes this failure together with {co_cause.key}."
         current = Ask(scope.questions[co_cause.key], reason)
         return Step(scope, state, belief, current, answered, (done + 1, done + 1))
-    current = _tailoring_question(result, state, frameworks) or result
+    current = _tailoring_question(result, state, variables) or result
     if current is result and result.fix is not None:
-        result.snippet = render_fix(result.fix, state, frameworks)
+        result.snippet = render_fix(result.fix, state, frameworks, variables)
     return Step(scope, state, belief, current, answered, (done + 1, done + 1))
 
 
@@ -178,29 +180,23 @@ def _ruled_out(scope, belief, totals, chosen, answers):
     return ruled_out
 
 
-def _tailoring_question(result, state, frameworks):
+def _tailoring_question(result, state, variables):
+    """The framework when the fix has forms for several, then the first variable the chosen
+    snippet uses that the user has not answered: only what changes the code shown."""
     if result.fix is None or not result.settled:
         return None
     offered = [s.framework for s in result.fix.snippets.all()]
     if state.framework is None and len({f.key for f in offered}) > 1:
         choices = [(f.key, f.name) for f in dict.fromkeys(offered)]
         other = [(f.key, f.name) for f in result.entry.frameworks.all() if f not in offered]
-        return Tailor("framework", "Which framework runs your training loop?", choices + other)
+        return Tailor(FRAMEWORK, "Which framework runs your training loop?", choices + other)
     snippet = pick_snippet(result.fix, state.framework)
     if snippet is None:
         return None
-    if state.steps is None and uses(snippet.code, "accumulation_steps"):
-        return Tailor(
-            "steps",
-            "How many micro-batches do you accumulate per optimizer step?",
-            [(str(n), "none (1)" if n == 1 else str(n)) for n in STEP_CHOICES],
-        )
-    if state.scheduler is None and uses(snippet.code, "scheduler"):
-        return Tailor(
-            "scheduler",
-            "Does your loop step a learning-rate scheduler?",
-            [(YES, "Yes"), (NO, "No")],
-        )
+    for variable in used(snippet.code, variables):
+        if state.value(variable.key) is None:
+            choices = [(choice.value, choice.label) for choice in variable.choices]
+            return Tailor(variable.key, variable.question, choices)
     return None
 
 
@@ -227,7 +223,7 @@ def step_as_json(step):
         return {"question": question, **common}
     if isinstance(current, Tailor):
         question = {
-            "key": current.kind,
+            "key": current.key,
             "text": current.text,
             "help": "",
             "choices": [value for value, _ in current.choices],

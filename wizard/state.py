@@ -1,17 +1,15 @@
 """The wizard's whole state lives in the query string, so back, refresh, bookmarks and links in
 tickets all work: `entry=<slug>` (where it started), one `<question key>=yes|no|unsure` per
-answer in the order given, `framework=<key>`, `steps=<n>` (gradient accumulation),
-`scheduler=yes|no`, and `known=<key>,...` for the answers a paste proved (with `ev.<key>=` the
-text that proved them)."""
+answer in the order given, `framework=<key>`, one `<variable key>=<choice>` per tailoring
+variable answered (the families declare them), and `known=<key>,...` for the answers a paste
+proved (with `ev.<key>=` the text that proved them)."""
 
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
-from kb.diagnosis.normalize import ascii_int
-from wizard.reasoning import ANSWERS, NO, YES
+from wizard.reasoning import ANSWERS
 
-TAILORING = ("framework", "steps", "scheduler")
-MAX_STEPS = 1024
+FRAMEWORK = "framework"
 MAX_EVIDENCE_CHARS = 200
 
 
@@ -22,27 +20,18 @@ class State:
     known: list = field(default_factory=list)  # keys the paste answered
     evidence: dict = field(default_factory=dict)  # key -> text from the paste
     notes: list = field(default_factory=list)  # what was ignored, for the user
+    tailoring: frozenset = frozenset()  # the keys of pairs that tailor the fix
 
     @property
     def answers(self):
-        return {k: v for k, v in self.pairs if k not in TAILORING}
+        return {k: v for k, v in self.pairs if k not in self.tailoring}
 
     def value(self, key):
         return next((v for k, v in reversed(self.pairs) if k == key), None)
 
     @property
     def framework(self):
-        return self.value("framework")
-
-    @property
-    def steps(self):
-        value = self.value("steps")
-        return int(value) if value else None
-
-    @property
-    def scheduler(self):
-        value = self.value("scheduler")
-        return None if value is None else value == YES
+        return self.value(FRAMEWORK)
 
     def query(self, pairs=None):
         items = [("entry", self.entry)] if self.entry else []
@@ -73,10 +62,11 @@ class State:
         return [(k, v) for k, v in pairs if k not in without]
 
 
-def parse_state(params, question_keys, framework_keys):
-    """Read a QueryDict (or any list of pairs); whatever is unknown is dropped with a note."""
+def parse_state(params, question_keys, framework_keys, variables):
+    """Read a QueryDict (or any list of pairs); whatever is unknown is dropped with a note.
+    `variables` maps each tailoring variable's key to its snippets.Variable."""
     items = list(params.lists()) if hasattr(params, "lists") else [(k, [v]) for k, v in params]
-    state = State()
+    state = State(tailoring=frozenset([FRAMEWORK, *variables]))
     for key, values in items:
         value = values[-1].strip()
         if key == "entry":
@@ -85,18 +75,16 @@ def parse_state(params, question_keys, framework_keys):
             state.known = [k for k in value.split(",") if k]
         elif key.startswith("ev."):
             state.evidence[key[3:]] = value[:MAX_EVIDENCE_CHARS]
-        elif key == "framework":
+        elif key == FRAMEWORK:
             _keep(state, key, value, value in framework_keys, "an unknown framework")
-        elif key == "steps":
-            valid = ascii_int(value) is not None and 1 <= int(value) <= MAX_STEPS
-            _keep(state, key, value, valid, f"not a number of steps from 1 to {MAX_STEPS}")
-        elif key == "scheduler":
-            _keep(state, key, value, value in (YES, NO), "not yes or no")
+        elif key in variables:
+            choices = [choice.value for choice in variables[key].choices]
+            _keep(state, key, value, value in choices, f"not one of {', '.join(choices)}")
         elif key in question_keys:
             _keep(state, key, value, value in ANSWERS, "not yes, no or unsure")
         else:
             state.notes.append(f"Ignored “{key}”: the wizard has no such question.")
-    state.known = [k for k in state.known if k in state.answers or k == "framework"]
+    state.known = [k for k in state.known if k in state.answers or k == FRAMEWORK]
     state.evidence = {k: v for k, v in state.evidence.items() if k in state.known}
     return state
 
@@ -113,4 +101,4 @@ def corrected(state, key):
     pairs = [(k, v) for k, v in state.pairs if k != key]
     known = [k for k in state.known if k != key]
     evidence = {k: v for k, v in state.evidence.items() if k != key}
-    return State(state.entry, pairs, known, evidence).query()
+    return State(state.entry, pairs, known, evidence, tailoring=state.tailoring).query()

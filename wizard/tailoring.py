@@ -3,9 +3,7 @@ rendered with what the user said of their loop (kb/snippets.py renders the templ
 
 from dataclasses import dataclass
 
-from kb.snippets import CHOICES, DEFAULTS, describe, render_snippet, uses
-
-STEP_CHOICES = CHOICES["accumulation_steps"]
+from kb.snippets import describe, render_snippet, used
 
 
 @dataclass
@@ -15,12 +13,13 @@ class Tailored:
     code: str
     language: str
     note: str
-    values: dict  # the variables the snippet was rendered with
+    values: dict  # {key: choice value} of the variables the snippet was rendered with
+    variables: dict  # {key: Variable}, to say them in words
 
     @property
     def description(self):
-        """What it was rendered for, in words: "for 8 accumulation steps, ..."."""
-        return describe(self.values)
+        """What it was rendered for, in words (each chosen value's `says`)."""
+        return describe(self.values, self.variables)
 
 
 def choose_fix(entry, cause_keys):
@@ -45,21 +44,20 @@ def pick_snippet(fix, framework_key):
     return chosen or (snippets[0] if snippets else None)
 
 
-def render_fix(fix, state, frameworks):
+def render_fix(fix, state, frameworks, variables):
+    """The fix's snippet for the user's framework, rendered with the user's answer for each
+    variable it uses (the default where they gave none)."""
     snippet = pick_snippet(fix, state.framework)
     if snippet is None:
         return None
-    values = {}
-    if uses(snippet.code, "accumulation_steps"):
-        values["accumulation_steps"] = state.steps or DEFAULTS["accumulation_steps"]
-    if uses(snippet.code, "scheduler"):
-        values["scheduler"] = DEFAULTS["scheduler"] if state.scheduler is None else state.scheduler
+    values = {v.key: state.value(v.key) or v.default for v in used(snippet.code, variables)}
     asked_for = frameworks.get(state.framework)
     return Tailored(
         framework=snippet.framework,
         asked_for=asked_for if asked_for and asked_for != snippet.framework else None,
-        code=render_snippet(snippet.code, **values),
+        code=render_snippet(snippet.code, variables, values),
         language=snippet.language,
         note=snippet.note,
         values=values,
+        variables=variables,
     )

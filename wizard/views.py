@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from kb import ratelimit
+from kb import families, ratelimit
 from kb.caching import PAGE_TIMEOUT, cached_for_visitors
 from kb.models import Check, Entry, Framework
 from wizard.flow import next_step, step_as_json
@@ -40,12 +40,13 @@ def _step(request):
     if entry is None:
         return None
     frameworks = {f.key: f for f in Framework.objects.all()}
+    variables = families.current().variables
     scope = build_scope(entry, _visible(request))
-    state = parse_state(request.GET, scope.questions.keys(), frameworks.keys())
+    state = parse_state(request.GET, scope.questions.keys(), frameworks.keys(), variables)
     state.entry = entry.slug
     if note:
         state.notes.insert(0, note)
-    return next_step(scope, state, frameworks)
+    return next_step(scope, state, frameworks, variables)
 
 
 def _visitor_query(request, version):
@@ -59,7 +60,8 @@ def _visitor_query(request, version):
         return questions, frozenset(Framework.objects.values_list("key", flat=True))
 
     questions, frameworks = cache.get_or_set(f"wizard-keys:{version}", keys, PAGE_TIMEOUT)
-    return parse_state(request.GET, questions, frameworks).query()
+    variables = families.current().variables
+    return parse_state(request.GET, questions, frameworks, variables).query()
 
 
 @require_safe

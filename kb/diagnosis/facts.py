@@ -1,6 +1,6 @@
 """Facts: what a paste proves about the setup that produced it, as stable keys and values
 (`framework=lightning`, `static_graph=yes`, `torch_version=2.13.0`). The rules are content
-(`fixtures/diagnosis.yaml`); a fact is only set when a rule's pattern is in the text, and the
+(each family's family.yaml); a fact is only set when a rule's pattern is in the text, and the
 first rule that matches a key decides its value.
 
 Exception messages are searched apart from the rest: PyTorch's messages give advice ("pass

@@ -2,7 +2,7 @@
 
 The root failure is the first exception that is not a wrapper (an exception that only reports
 another process's failure, such as a launcher's summary); which types are wrappers is content
-(`fixtures/diagnosis.yaml`), so is how to read the failing rank from a launcher's summary.
+(the families' family.yaml), so is how to read the failing rank from a launcher's summary.
 """
 
 from dataclasses import dataclass, field

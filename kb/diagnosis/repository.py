@@ -1,37 +1,20 @@
 """The engine fed from the database: the only part of kb.diagnosis that knows Django.
 
-The compiled engine (every published signature in one RE2 set) is built once per content
-version, i.e. the latest revision, and shared by every request of the process; an edit anywhere
-records a revision, so the next request rebuilds it.
+The compiled engine (every published signature in one RE2 set, with every family's wrappers,
+generic lines and fact rules) is built once per content version and shared by every request of
+the process; an edit anywhere records a revision, so the next request rebuilds it.
 """
 
 import threading
-from functools import lru_cache
 
-from django.conf import settings
-
-from kb import fulltext
+from kb import families, fulltext
 from kb.caching import content_version
 from kb.diagnosis import Engine
-from kb.diagnosis.config import parse_config
 from kb.diagnosis.rank import EntryInfo, SignatureIndex, SignatureSpec
 from kb.models import Entry
 
-CONFIG_FILE = "diagnosis.yaml"
 _lock = threading.Lock()
 _engine = {"version": None, "engine": None}
-
-
-class ConfigError(Exception):
-    pass
-
-
-@lru_cache(maxsize=1)
-def load_config(path):
-    config, problems = parse_config(path.read_text("utf-8"))
-    if problems:
-        raise ConfigError("; ".join(f"{path}:{p.line}: {p.message}" for p in problems))
-    return config
 
 
 def build_engine():
@@ -44,7 +27,7 @@ def build_engine():
             SignatureSpec(entry.slug, s.kind, s.pattern, s.weight, s.scope)
             for s in entry.signatures.all()
         ]
-    config = load_config(settings.TAXONOMY_DIR / CONFIG_FILE)
+    config = families.current().config
     return Engine(SignatureIndex(infos, specs, config.generic_lines), config)
 
 

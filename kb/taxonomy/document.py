@@ -1,8 +1,8 @@
 """The entry file format: YAML front matter for everything the code reads, Markdown after it.
 
     ---
-    slug: ddp-expect-autograd-hooks-assert
-    code: DDP-001
+    slug: the-entry-slug
+    code: ABC-001
     ...
     ---
 
@@ -42,13 +42,6 @@ def _matching(regex, what):
     return check
 
 
-def _fact_check(value):
-    fact_key, equals, fact_value = value.partition("=")
-    if not equals or not KEY_RE.match(fact_key) or not fact_value:
-        return f"{value!r} is not key=value (a fact of fixtures/diagnosis.yaml)"
-    return None
-
-
 def _regex_check(value):
     return pattern_error("regex", value)
 
@@ -60,7 +53,7 @@ versions = Seq(Text(required=True), unique=True)
 ENTRY = Map(
     {
         "slug": slug,
-        "code": Text(required=True, check=_matching(CODE_RE, "code (e.g. DDP-001)")),
+        "code": Text(required=True, check=_matching(CODE_RE, "code (e.g. ABC-001)")),
         "title": Text(required=True),
         "status": Text(required=True, choices=STATUSES),
         "category": slug,
@@ -91,7 +84,6 @@ ENTRY = Map(
                     "confirms": Nullable(key),
                     "rules_out": Nullable(key),
                     "expected": Text(choices=("yes", "no")),
-                    "fact": Text(check=_fact_check),
                 }
             ),
             unique_by="key",

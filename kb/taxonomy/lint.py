@@ -4,14 +4,20 @@ A published entry must be usable end to end: a person can recognise it (symptoms
 output), a paste can match it (signatures that match its own sample output), the wizard can
 confirm each trigger (a check) and the result can resolve it (a fix), every snippet renders
 (snippets are templates, see kb/snippets.py) and every Python snippet is valid Python once
-rendered, as is the base loop.
+rendered with every choice of the variables it uses, as is the base loop.
+
+Across the files: a shared question's fact is one some rule sets; a check key is an entry's
+own unless a family declares it a shared question, and no key of a check or variable is one the
+wizard's query string reads as something else; every declared question and variable is used.
 
 read_taxonomy (kb/taxonomy/reading.py) runs these rules, so `load_taxonomy` refuses what
 `check_taxonomy` reports.
 """
 
+from collections import defaultdict
+
 from kb.patterns import compile_regex, regex_for
-from kb.snippets import python_problem, snippet_problem
+from kb.snippets import python_problem, snippet_problem, uses, variables_from
 from kb.taxonomy.document import display_path
 
 REQUIRED_WHEN_PUBLISHED = {
@@ -25,14 +31,14 @@ REQUIRED_WHEN_PUBLISHED = {
 
 
 # The wizard's own query keys (a test keeps them equal to what wizard/state.py reads): a check
-# with one of these keys would be read as the wizard's state instead of as its answer.
-WIZARD_QUERY_KEYS = ("entry", "framework", "steps", "scheduler", "known")
+# or variable with one of these keys would be read as the wizard's state instead.
+WIZARD_QUERY_KEYS = ("entry", "framework", "known")
 EVIDENCE_PREFIX = "ev."
 
 
-def lint_document(doc, lines, facts=None):
-    """Yield (line, message) for every rule the document breaks. `facts` maps each fact key the
-    diagnosis config can set to its values (None: any value, from a pattern's group)."""
+def lint_document(doc, lines, variables):
+    """Yield (line, message) for every rule the document breaks; `variables` ({key: Variable})
+    are those a snippet may use."""
     if doc["status"] == "published":
         for name, what in REQUIRED_WHEN_PUBLISHED.items():
             if not doc[name]:
@@ -47,23 +53,16 @@ def lint_document(doc, lines, facts=None):
         if trigger["key"] not in resolved:
             yield line, f"trigger {trigger['key']!r}: no fix resolves it"
 
-    yield from _check_problems(doc, lines, facts)
     yield from _sample_output_problems(doc, lines)
-    yield from _code_problems(doc, lines)
+    yield from _code_problems(doc, lines, variables)
 
 
-def _check_problems(doc, lines, facts):
-    for i, check in enumerate(doc["checks"], 1):
-        line, key = lines.get(f"checks[{i}]", 1), check["key"]
-        if key in WIZARD_QUERY_KEYS or key.startswith(EVIDENCE_PREFIX):
-            yield line, f"check {key!r}: the key is one of the wizard's own query keys"
-        if check["fact"] and facts is not None:
-            fact, _, value = check["fact"].partition("=")
-            if fact not in facts:
-                yield line, f"check {key!r}: no fact rule sets {fact!r} (see diagnosis.yaml)"
-            elif facts[fact] is not None and value not in facts[fact]:
-                known = ", ".join(sorted(facts[fact]))
-                yield line, f"check {key!r}: fact {fact!r} is never {value!r} (only {known})"
+def _reserved(key, variables):
+    if key in WIZARD_QUERY_KEYS or key.startswith(EVIDENCE_PREFIX):
+        return "the key is one of the wizard's own query keys"
+    if key in variables:
+        return "the key is a tailoring variable's"
+    return None
 
 
 def _sample_output_problems(doc, lines):
@@ -82,14 +81,14 @@ def _sample_output_problems(doc, lines):
         yield lines.get("sample_output", 1), "no signature matches any sample output line"
 
 
-def _code_problems(doc, lines):
+def _code_problems(doc, lines, variables):
     # The base loop is shown as it is; snippets are templates, shown rendered.
     blocks = [("base_loop.code", python_problem(doc["base_loop"]["code"]))]
     for i, fix in enumerate(doc["fixes"], 1):
         blocks += [
             (
                 f"fixes[{i}].snippets[{j}].code",
-                snippet_problem(snippet["code"], snippet["language"]),
+                snippet_problem(snippet["code"], snippet["language"], variables),
             )
             for j, snippet in enumerate(fix["snippets"], 1)
         ]
@@ -98,26 +97,94 @@ def _code_problems(doc, lines):
             yield lines.get(path, 1), f"{path} is {problem}"
 
 
-def fact_values(config):
+def fact_values(rules):
     """{fact key: the values its rules set, or None when one takes a pattern's group}."""
     values = {}
-    for rule in config.facts:
-        if "{1}" in rule.value or values.get(rule.key, set()) is None:
-            values[rule.key] = None
+    for rule in rules:
+        if "{1}" in rule["value"] or values.get(rule["key"], set()) is None:
+            values[rule["key"]] = None
         else:
-            values.setdefault(rule.key, set()).add(rule.value)
+            values.setdefault(rule["key"], set()).add(rule["value"])
     return values
 
 
-def lint_taxonomy(taxonomy, root, config=None):
-    """All lint problems as "file:line: message" strings; fact references are checked against
-    `config` (the DiagnosisConfig) when given."""
-    facts = fact_values(config) if config is not None else None
+def fact_problem(fact, facts):
+    """Why a question's `fact` (key=value, or empty) could never answer it, or None."""
+    key, _, value = fact.partition("=")
+    if fact and key not in facts:
+        return f"no fact rule of any family sets {key!r}"
+    if fact and facts[key] is not None and value not in facts[key]:
+        return f"fact {key!r} is never {value!r} (only {', '.join(sorted(facts[key]))})"
+    return None
+
+
+def lint_taxonomy(taxonomy, root):
+    """All lint problems as "file:line: message" strings."""
+    variables = variables_from(
+        v for family in taxonomy.families for v in family.document["variables"]
+    )
     problems = []
     for source in taxonomy.entries:
         where = display_path(source.path, root)
         problems.extend(
             f"{where}:{line}: {message}"
-            for line, message in lint_document(source.document, source.lines, facts)
+            for line, message in lint_document(source.document, source.lines, variables)
         )
+    problems.extend(_question_problems(taxonomy, root, variables))
+    problems.extend(_variable_problems(taxonomy, root, variables))
     return problems
+
+
+def _question_problems(taxonomy, root, variables):
+    facts = fact_values(rule for family in taxonomy.families for rule in family.document["facts"])
+    declared, asked_by = {}, defaultdict(list)
+    for family in taxonomy.families:
+        where = display_path(family.path, root)
+        for i, question in enumerate(family.document["questions"], 1):
+            at, key = f"{where}:{family.lines.get(f'questions[{i}]', 1)}", question["key"]
+            if key in declared:
+                yield f"{at}: question {key!r} is also declared in {declared[key][0]}"
+                continue
+            declared[key] = (where, at)
+            if reason := _reserved(key, variables):
+                yield f"{at}: question {key!r}: {reason}"
+            if problem := fact_problem(question["fact"], facts):
+                yield f"{at}: question {key!r}: {problem}"
+    for source in taxonomy.entries:
+        where = display_path(source.path, root)
+        for i, check in enumerate(source.document["checks"], 1):
+            at, key = f"{where}:{source.lines.get(f'checks[{i}]', 1)}", check["key"]
+            asked_by[key].append((source.document["slug"], at))
+            if reason := _reserved(key, variables):
+                yield f"{at}: check {key!r}: {reason}"
+    for key, askers in asked_by.items():
+        if len(askers) > 1 and key not in declared:
+            others = ", ".join(slug for slug, _ in askers[1:])
+            yield (
+                f"{askers[0][1]}: check {key!r} is also asked by {others}: declare it under "
+                "questions in a family.yaml to share it, or give each its own key"
+            )
+    for key, (_, at) in declared.items():
+        if key not in asked_by:
+            yield f"{at}: question {key!r}: no entry's check asks it"
+
+
+def _variable_problems(taxonomy, root, variables):
+    snippets = [
+        snippet["code"]
+        for source in taxonomy.entries
+        for fix in source.document["fixes"]
+        for snippet in fix["snippets"]
+    ]
+    seen = {}
+    for family in taxonomy.families:
+        where = display_path(family.path, root)
+        for i, variable in enumerate(family.document["variables"], 1):
+            at, key = f"{where}:{family.lines.get(f'variables[{i}]', 1)}", variable["key"]
+            if key in seen:
+                yield f"{at}: variable {key!r} is also declared in {seen[key]}"
+            seen.setdefault(key, where)
+            if key in WIZARD_QUERY_KEYS or key.startswith(EVIDENCE_PREFIX):
+                yield f"{at}: variable {key!r}: the key is one of the wizard's own query keys"
+            if not any(uses(code, key) for code in snippets):
+                yield f"{at}: variable {key!r}: no snippet uses it"

@@ -1,33 +1,25 @@
 """Reading the taxonomy files and validating them as a whole, before anything is written:
 every problem is reported as "file:line: reason".
 
+A taxonomy folder holds one folder per failure family under `families/`: its `family.yaml`
+(kb/taxonomy/family.py) and an `entries/` folder of entry files (kb/taxonomy/document.py).
 `read_taxonomy` is the one judgement of a taxonomy folder: `check_taxonomy` reports what it
 finds and `load_taxonomy` refuses to write anything when it finds a problem, so what passes the
-check is exactly what loads. diagnosis.yaml is read by the engine from TAXONOMY_DIR rather than
-loaded into the database, but a folder whose diagnosis.yaml is broken is refused all the same:
-every diagnosis would fail with it."""
+check is exactly what loads."""
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.diagnosis.config import parse_config
-from kb.diagnosis.repository import CONFIG_FILE
-from kb.taxonomy.document import (
-    CATEGORIES,
-    FRAMEWORKS,
-    display_path,
-    normalise_newlines,
-    parse_entry,
-)
+from kb.taxonomy.document import display_path, normalise_newlines, parse_entry
+from kb.taxonomy.family import parse_family, parts_of
 from kb.taxonomy.lint import lint_taxonomy
-from kb.taxonomy.schema import read_yaml
 
-CATEGORIES_FILE = "categories.yaml"
-FRAMEWORKS_FILE = "frameworks.yaml"
+FAMILIES_DIR = "families"
+FAMILY_FILE = "family.yaml"
 ENTRIES_DIR = "entries"
 WHAT_A_TAXONOMY_FOLDER_HOLDS = (
-    f"{CATEGORIES_FILE}, {FRAMEWORKS_FILE}, {CONFIG_FILE} and an {ENTRIES_DIR}/ folder "
-    "with one .md file per entry"
+    f"a {FAMILIES_DIR}/ folder with one folder per failure family, each with a {FAMILY_FILE} "
+    f"and an {ENTRIES_DIR}/ folder of .md files, one per entry"
 )
 
 
@@ -45,33 +37,64 @@ class NotATaxonomyFolder(Exception):
 
 
 @dataclass
-class SourceEntry:
-    path: Path
+class SourceFamily:
+    path: Path  # of its family.yaml
+    slug: str  # its folder's name
     document: dict
     lines: dict
 
 
 @dataclass
+class SourceEntry:
+    path: Path
+    document: dict
+    lines: dict
+    family: str = ""  # the slug of the family whose folder holds it
+
+
+@dataclass
 class Taxonomy:
-    categories: list
-    frameworks: list
+    families: list  # of SourceFamily
     entries: list  # of SourceEntry
 
+    @property
+    def categories(self):
+        return [c for family in self.families for c in family.document["categories"]]
 
-def _require_taxonomy_folder(root):
-    if not (root / ENTRIES_DIR).is_dir():
-        raise NotATaxonomyFolder(
-            f"{root} is not a taxonomy folder: a taxonomy folder holds "
-            f"{WHAT_A_TAXONOMY_FOLDER_HOLDS}"
-        )
+    @property
+    def frameworks(self):
+        return [f for family in self.families for f in family.document["frameworks"]]
+
+
+def family_folders(root):
+    return sorted(path for path in (Path(root) / FAMILIES_DIR).iterdir() if path.is_dir())
+
+
+def read_family_parts(root):
+    """The parts of every family.yaml under `root`, in the order the loader stores them, for
+    what needs the engine's or the wizard's content without a database (benchmarks, tests).
+    Raises TaxonomyError when one does not read."""
+    root, parts, problems = Path(root), [], []
+    for folder in family_folders(root):
+        path = folder / FAMILY_FILE
+        document, found, _ = parse_family(normalise_newlines(path.read_text("utf-8")))
+        problems += [f"{display_path(path, root)}:{p.line}: {p.message}" for p in found]
+        parts.append(parts_of(document))
+    if problems:
+        raise TaxonomyError(problems)
+    return parts
 
 
 def read_taxonomy(root):
     """Read and validate every file under `root`: each file against its schema, the references
-    between files, the content lint (kb/taxonomy/lint.py) and diagnosis.yaml. Raises
-    TaxonomyError listing all problems, NotATaxonomyFolder if `root` holds no taxonomy."""
+    between files and the content lint (kb/taxonomy/lint.py). Raises TaxonomyError listing all
+    problems, NotATaxonomyFolder if `root` holds no taxonomy."""
     root = Path(root)
-    _require_taxonomy_folder(root)
+    if not (root / FAMILIES_DIR).is_dir():
+        raise NotATaxonomyFolder(
+            f"{root} is not a taxonomy folder: a taxonomy folder holds "
+            f"{WHAT_A_TAXONOMY_FOLDER_HOLDS}"
+        )
     problems = []
 
     def add(path, found):
@@ -88,45 +111,47 @@ def read_taxonomy(root):
             problems.append(f"{where}:1: not UTF-8 text ({error.reason})")
             return None
 
-    def read_list(name, schema):
-        path = root / name
+    families, entries = [], []
+    for folder in family_folders(root):
+        path = folder / FAMILY_FILE
         text = read_text(path)
-        if text is None:
-            return [], {}
-        value, found, lines = read_yaml(text, schema)
-        add(path, found)
-        return value, lines
+        if text is not None:
+            document, found, lines = parse_family(text)
+            add(path, found)
+            families.append(SourceFamily(path, folder.name, document, lines))
+        for path in sorted((folder / ENTRIES_DIR).glob("*.md")):
+            text = read_text(path)
+            if text is None:
+                continue
+            document, found, lines = parse_entry(text)
+            add(path, found)
+            entries.append(SourceEntry(path, document, lines, folder.name))
 
-    categories, category_lines = read_list(CATEGORIES_FILE, CATEGORIES)
-    frameworks, _ = read_list(FRAMEWORKS_FILE, FRAMEWORKS)
-    problems.extend(
-        _category_problems(categories, category_lines, display_path(root / CATEGORIES_FILE, root))
-    )
-
-    entries = []
-    for path in sorted((root / ENTRIES_DIR).glob("*.md")):
-        text = read_text(path)
-        if text is None:
-            continue
-        document, found, lines = parse_entry(text)
-        add(path, found)
-        entries.append(SourceEntry(path, document, lines))
-
-    taxonomy = Taxonomy(categories, frameworks, entries)
+    taxonomy = Taxonomy(families, entries)
+    problems.extend(_family_problems(taxonomy, root))
     problems.extend(_cross_file_problems(taxonomy, root))
-
-    config, config_path = None, root / CONFIG_FILE
-    config_text = read_text(config_path)
-    if config_text is not None:
-        config, found = parse_config(config_text)
-        add(config_path, found)
     if not problems:
         # The content rules read documents as valid ones: known keys, patterns that compile.
-        problems.extend(lint_taxonomy(taxonomy, root, config))
+        problems.extend(lint_taxonomy(taxonomy, root))
 
     if problems:
         raise TaxonomyError(problems)
     return taxonomy
+
+
+def _family_problems(taxonomy, root):
+    """Categories form one tree per family; no category or framework is brought twice."""
+    problems, first = [], {}
+    for family in taxonomy.families:
+        where = display_path(family.path, root)
+        for name, ident in (("categories", "slug"), ("frameworks", "key")):
+            for index, item in enumerate(family.document[name], 1):
+                earlier = first.setdefault((name, item[ident]), where)
+                if earlier != where:
+                    line = family.lines.get(f"{name}[{index}]", 1)
+                    problems.append(f"{where}:{line}: {item[ident]!r} is also in {earlier}")
+        problems.extend(_category_problems(family.document["categories"], family.lines, where))
+    return problems
 
 
 def _category_problems(categories, lines, where):
@@ -134,9 +159,9 @@ def _category_problems(categories, lines, where):
     parents = {category["slug"]: category["parent"] for category in categories}
     for index, category in enumerate(categories, 1):
         parent = category["parent"]
-        line = lines.get(f"[{index}].parent", lines.get(f"[{index}]", 1))
+        line = lines.get(f"categories[{index}].parent", lines.get(f"categories[{index}]", 1))
         if parent is not None and parent not in parents:
-            problems.append(f"{where}:{line}: unknown parent category {parent!r}")
+            problems.append(f"{where}:{line}: no category {parent!r} in this family")
             continue
         seen, node = {category["slug"]}, parent
         while node is not None and node in parents:
@@ -150,7 +175,11 @@ def _category_problems(categories, lines, where):
 
 def _cross_file_problems(taxonomy, root):
     problems = []
-    category_slugs = {category["slug"] for category in taxonomy.categories}
+    family_of = {
+        category["slug"]: family.slug
+        for family in taxonomy.families
+        for category in family.document["categories"]
+    }
     framework_keys = {framework["key"] for framework in taxonomy.frameworks}
     entry_slugs = {source.document["slug"] for source in taxonomy.entries}
     first_with = {}
@@ -169,8 +198,15 @@ def _cross_file_problems(taxonomy, root):
             earlier = first_with.setdefault((name, value), where)
             if value and earlier != where:
                 report(name, f"duplicate {name} {value!r} (also in {earlier})")
-        if doc["category"] and doc["category"] not in category_slugs:
-            report("category", f"unknown category {doc['category']!r} (see {CATEGORIES_FILE})")
+        category = doc["category"]
+        if category and category not in family_of:
+            report("category", f"unknown category {category!r} (see the {FAMILY_FILE} files)")
+        elif category and family_of[category] != source.family:
+            report(
+                "category",
+                f"category {category!r} is of the family {family_of[category]!r}: the entry's "
+                f"file belongs in {FAMILIES_DIR}/{family_of[category]}/{ENTRIES_DIR}/",
+            )
 
         framework_uses = [(f"frameworks[{i}]", key) for i, key in enumerate(doc["frameworks"], 1)]
         for i, fix in enumerate(doc["fixes"], 1):
@@ -188,7 +224,7 @@ def _cross_file_problems(taxonomy, root):
         ]
         for path, framework in framework_uses:
             if framework and framework not in framework_keys:
-                report(path, f"unknown framework {framework!r} (see {FRAMEWORKS_FILE})")
+                report(path, f"unknown framework {framework!r} (see the {FAMILY_FILE} files)")
 
         for i, sibling in enumerate(doc["siblings"], 1):
             if sibling["slug"] == doc["slug"]:

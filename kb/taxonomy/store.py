@@ -20,6 +20,7 @@ from kb.models import (
     Check,
     ConfigFlag,
     Entry,
+    Family,
     FingerprintStep,
     Fix,
     Framework,
@@ -32,17 +33,17 @@ from kb.models import (
     Symptom,
     Trigger,
 )
-from kb.taxonomy.document import CATEGORIES, normalise_newlines, render_entry
-from kb.taxonomy.lists import category_rows, record_list_revision
+from kb.taxonomy.document import normalise_newlines, render_entry
+from kb.taxonomy.family import parts_of
+from kb.taxonomy.lists import family_text, record_family_revision, record_list_revision
 from kb.taxonomy.reading import (
-    CATEGORIES_FILE,
     ENTRIES_DIR,
-    FRAMEWORKS_FILE,
+    FAMILIES_DIR,
+    FAMILY_FILE,
     WHAT_A_TAXONOMY_FOLDER_HOLDS,
     NotATaxonomyFolder,
     read_taxonomy,
 )
-from kb.taxonomy.schema import without_defaults, write_yaml
 
 
 @dataclass
@@ -91,7 +92,6 @@ def entry_document(entry):
                 "confirms": by_pk.get(check.confirms_id),
                 "rules_out": by_pk.get(check.rules_out_id),
                 "expected": check.expected,
-                "fact": check.fact,
             }
             for check in entry.checks.all()
         ],
@@ -230,7 +230,6 @@ def _write_entry_fields(entry, doc, categories, frameworks):
             confirms=triggers.get(item["confirms"]),
             rules_out=triggers.get(item["rules_out"]),
             expected=item["expected"],
-            fact=item["fact"],
         )
         for i, item in enumerate(doc["checks"])
     )
@@ -296,21 +295,39 @@ def _find_existing(doc):
 def apply_taxonomy(taxonomy, force=False):
     """Upsert everything read by read_taxonomy. Entries edited in the admin since they were last
     loaded are kept (and reported) unless `force`: their edit would otherwise be lost."""
-    frameworks = {}
-    for i, item in enumerate(taxonomy.frameworks):
-        frameworks[item["key"]], _ = Framework.objects.update_or_create(
-            key=item["key"], defaults={"name": item["name"], "order": i}
+    families, frameworks, categories = {}, {}, {}
+    for i, source in enumerate(taxonomy.families):
+        doc = source.document
+        family, _ = Family.objects.update_or_create(
+            slug=source.slug,
+            defaults={
+                "name": doc["name"],
+                "description": doc["description"],
+                "order": i,
+                "parts": parts_of(doc),
+            },
         )
-    categories = {}
-    for i, item in enumerate(taxonomy.categories):
-        categories[item["slug"]], _ = Category.objects.update_or_create(
-            slug=item["slug"],
-            defaults={"name": item["name"], "description": item["description"], "order": i},
-        )
+        families[source.slug] = family
+        for j, item in enumerate(doc["frameworks"]):
+            frameworks[item["key"]], _ = Framework.objects.update_or_create(
+                key=item["key"], defaults={"name": item["name"], "order": j, "family": family}
+            )
+        for j, item in enumerate(doc["categories"]):
+            categories[item["slug"]], _ = Category.objects.update_or_create(
+                slug=item["slug"],
+                defaults={
+                    "name": item["name"],
+                    "description": item["description"],
+                    "order": j,
+                    "family": family,
+                },
+            )
     for item in taxonomy.categories:
         category = categories[item["slug"]]
         category.parent = categories.get(item["parent"])
         category.save(update_fields=["parent"])
+    for family in families.values():
+        record_family_revision(family, source="load_taxonomy")
     for name in (ListRevision.Name.FRAMEWORKS, ListRevision.Name.CATEGORIES):
         record_list_revision(name, source="load_taxonomy")
 
@@ -358,30 +375,28 @@ def dump_taxonomy(root):
     """Write the database to `root` in the fixture format; returns the paths written.
     Entry files whose entry no longer exists (e.g. renamed in the admin) are removed."""
     root = Path(root)
-    try:
-        (root / ENTRIES_DIR).mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise NotATaxonomyFolder(
-            f"cannot write a taxonomy folder at {root}, a file is in the way "
-            f"(a taxonomy folder holds {WHAT_A_TAXONOMY_FOLDER_HOLDS})"
-        ) from None
-    written = []
+    written, keep = [], set()
 
     def write(path, text):
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise NotATaxonomyFolder(
+                f"cannot write a taxonomy folder at {root}, a file is in the way "
+                f"(a taxonomy folder holds {WHAT_A_TAXONOMY_FOLDER_HOLDS})"
+            ) from None
         path.write_text(text, "utf-8")
         written.append(path)
-
-    write(root / CATEGORIES_FILE, write_yaml(without_defaults(CATEGORIES, category_rows())))
-    write(
-        root / FRAMEWORKS_FILE,
-        write_yaml([{"key": f.key, "name": f.name} for f in Framework.objects.all()]),
-    )
-    keep = set()
-    for entry in Entry.objects.select_related("category").order_by("slug"):
-        path = root / ENTRIES_DIR / f"{entry.slug}.md"
-        write(path, entry_text(entry))
         keep.add(path)
-    for stale in (root / ENTRIES_DIR).glob("*.md"):
+
+    for family in Family.objects.prefetch_related("frameworks"):
+        folder = root / FAMILIES_DIR / family.slug
+        write(folder / FAMILY_FILE, family_text(family))
+        (folder / ENTRIES_DIR).mkdir(exist_ok=True)
+    for entry in Entry.objects.select_related("category__family").order_by("slug"):
+        folder = root / FAMILIES_DIR / entry.category.family.slug / ENTRIES_DIR
+        write(folder / f"{entry.slug}.md", entry_text(entry))
+    for stale in (root / FAMILIES_DIR).glob(f"*/{ENTRIES_DIR}/*.md"):
         if stale not in keep:
             stale.unlink()
     return written

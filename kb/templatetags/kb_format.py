@@ -1,6 +1,7 @@
 from django import template
 from django.utils.safestring import mark_safe
 
+from kb import families
 from kb.rendering import highlight_code, render_inline_markdown, render_markdown
 from kb.snippets import defaults_used, describe, render_snippet
 
@@ -26,4 +27,8 @@ def highlight(code, language="python"):
 def default_rendering(template):
     """A fix snippet as the entry page shows it: its template rendered with the defaults, and
     the words for the defaults it used (empty when it used none: nothing to tailor)."""
-    return {"code": render_snippet(template), "description": describe(defaults_used(template))}
+    variables = families.current().variables
+    return {
+        "code": render_snippet(template, variables),
+        "description": describe(defaults_used(template, variables), variables),
+    }

@@ -8,8 +8,9 @@ from kb.taxonomy.reading import NotATaxonomyFolder, TaxonomyError, read_taxonomy
 
 class Command(BaseCommand):
     help = (
-        "Lint the taxonomy files: validity, the content rules of kb/taxonomy/lint.py and "
-        "diagnosis.yaml; load_taxonomy refuses exactly what this reports."
+        "Lint the taxonomy files (every family's family.yaml and entries): validity, the "
+        "references between files and the content rules of kb/taxonomy/lint.py; "
+        "load_taxonomy refuses exactly what this reports."
     )
 
     def add_arguments(self, parser):
@@ -25,4 +26,6 @@ class Command(BaseCommand):
             for problem in error.problems:
                 self.stderr.write(problem)
             raise CommandError(f"{len(error.problems)} problem(s) in {root}") from None
-        self.stdout.write(f"{len(taxonomy.entries)} entries, no problems")
+        self.stdout.write(
+            f"{len(taxonomy.families)} families, {len(taxonomy.entries)} entries, no problems"
+        )
