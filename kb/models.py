@@ -156,7 +156,7 @@ class Entry(models.Model):
 
     slug = models.SlugField(max_length=100, unique=True)
     code = models.CharField(
-        max_length=20, unique=True, help_text="Stable short error code, e.g. DDP-001."
+        max_length=20, unique=True, help_text="Stable short error code, e.g. ABC-001."
     )
     title = models.CharField(max_length=200)
     summary = models.TextField(help_text="One line: what fails and why.")

@@ -27,7 +27,7 @@ MATCH = {
     "required": ["slug", "code", "title", "url", "confidence", "reasons"],
     "properties": {
         "slug": {"type": "string"},
-        "code": {"type": "string", "examples": ["DDP-001"]},
+        "code": {"type": "string", "examples": ["ABC-001"]},
         "title": {"type": "string"},
         "url": {"type": "string", "format": "uri"},
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},

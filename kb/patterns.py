@@ -33,7 +33,7 @@ def pattern_error(kind, pattern):
     if "\n" in pattern:
         return "a pattern matches within one line; it must not contain a line break"
     if kind == "assert_site" and "." not in pattern.replace("\\", "/").rsplit("/", 1)[-1]:
-        return "an assert site ends with the source file's name, e.g. c10d/reducer.cpp"
+        return "an assert site ends with the source file's name, e.g. csrc/engine.cpp"
     if kind == "regex":
         try:
             compile_regex(pattern)

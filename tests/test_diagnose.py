@@ -10,7 +10,7 @@ from kb.diagnosis import repository
 from kb.models import Revision, Signature, UnmatchedPaste
 from kb.taxonomy.store import record_revision
 from kb.triage import draft_from_unmatched
-from tests.test_diagnosis_text import ASSERT_LINE, TRACEBACK, prefixed
+from tests.samples import ASSERT_LINE, TRACEBACK, prefixed
 
 SEED = "ddp-expect-autograd-hooks-assert"
 SPAWN = [

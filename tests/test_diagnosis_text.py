@@ -9,29 +9,13 @@ from kb.diagnosis.mask import mask
 from kb.diagnosis.normalize import normalise, strip_log_prefix, strip_rank
 from kb.diagnosis.parse import parse
 from kb.taxonomy.reading import read_family_parts
+from tests.samples import ASSERT_LINE, TRACEBACK, prefixed
 from tools.repro.run import CORPUS_DIR
-
-ASSERT_LINE = (
-    'RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
-    'torch/csrc/distributed/c10d/reducer.cpp":1732, please report a bug to PyTorch. '
-)
-TRACEBACK = [
-    "Traceback (most recent call last):",
-    '  File "/work/train.py", line 43, in main',
-    "    loss.backward()",
-    '  File "/venv/lib/python3.11/site-packages/torch/_tensor.py", line 623, in backward',
-    "    torch.autograd.backward(",
-    ASSERT_LINE,
-]
 
 
 @pytest.fixture(scope="module")
 def config():
     return DiagnosisConfig.combined(read_family_parts(settings.TAXONOMY_DIR))
-
-
-def prefixed(rank, lines):
-    return [f"[rank{rank}]: {line}" for line in lines]
 
 
 @pytest.mark.parametrize(

@@ -11,16 +11,9 @@ from hypothesis import strategies as st
 
 import faultline_hook
 from kb.diagnosis.mask import MAX_MASKED_CHARS, mask
+from tests.samples import AWS_ID, AWS_SECRET, GITHUB, GITHUB_PAT, HF, JWT, OPENAI, WANDB
 
 MASKERS = {"hook": faultline_hook.mask, "server": mask}
-JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbGljZSJ9.SflKxwRJSMeKKF2QT4fwpMeJf36POk6y"
-HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567"
-AWS_ID = "AKIAIOSFODNN7EXAMPLE"
-AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
-GITHUB = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
-GITHUB_PAT = "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
-OPENAI = "sk-proj-Abc123Def456Ghi789Jkl012Mno345"
-WANDB = "0123456789abcdef0123456789abcdef01234567"
 
 
 @pytest.fixture(params=MASKERS)

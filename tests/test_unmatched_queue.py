@@ -13,7 +13,7 @@ from kb.diagnosis.mask import fingerprint, mask
 from kb.models import UnmatchedPaste
 from kb.rendering import render_markdown
 from kb.triage import TOO_MANY, draft_from_unmatched
-from tests.test_masking import AWS_ID, HF, JWT
+from tests.samples import AWS_ID, HF, JWT
 
 OTHER_CLIENT = {"REMOTE_ADDR": "10.0.0.2"}
 PRIVATE_PASTE = "\n".join(

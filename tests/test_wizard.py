@@ -12,7 +12,7 @@ from kb.models import Entry, Revision
 from kb.presentation import wizard_url
 from kb.snippets import renderings
 from tests.conftest import variables_of
-from tests.test_diagnosis_text import TRACEBACK
+from tests.samples import TRACEBACK
 from tools.repro.run import CORPUS_DIR
 from tools.repro.scenarios import all_scenarios
 from wizard.models import Feedback

@@ -37,8 +37,8 @@ def choose_fix(entry, cause_keys):
 
 
 def pick_snippet(fix, framework_key):
-    """The fix's snippet for the framework, else its first (plain PyTorch in the shipped
-    content, the one every framework's loop can be read from)."""
+    """The fix's snippet for the framework, else its first (content puts first the form every
+    framework's loop can be read from)."""
     snippets = list(fix.snippets.all())
     chosen = next((s for s in snippets if s.framework.key == framework_key), None)
     return chosen or (snippets[0] if snippets else None)

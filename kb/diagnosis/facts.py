@@ -1,11 +1,11 @@
 """Facts: what a paste proves about the setup that produced it, as stable keys and values
-(`framework=lightning`, `static_graph=yes`, `torch_version=2.13.0`). The rules are content
-(each family's family.yaml); a fact is only set when a rule's pattern is in the text, and the
-first rule that matches a key decides its value.
+(`framework=<key>`, and whatever keys and values the families' rules set). The rules
+are content (each family's family.yaml); a fact is only set when a rule's pattern is in the
+text, and the first rule that matches a key decides its value.
 
-Exception messages are searched apart from the rest: PyTorch's messages give advice ("pass
-the keyword argument `find_unused_parameters=True`", "try _set_static_graph()"), which proves
-nothing about the script, so only rules written for messages look inside them."""
+Exception messages are searched apart from the rest: PyTorch's messages give advice (they
+name the keyword argument or the setting that would avoid the error), which proves nothing
+about the script, so only rules written for messages look inside them."""
 
 from bisect import bisect_right
 from dataclasses import dataclass

@@ -107,7 +107,7 @@ def strip_log_prefix(line):
         if end != -1:
             return GLOG_LEVELS[line[0]], line[end + 2 :]
     if line.startswith("[") and len(line) > 7 and line[1] in GLOG_LEVELS and line[2:6].isdigit():
-        # c10 logging: "[W1130 07:25:51.838722244 reducer.cpp:1529] Warning: text"
+        # c10 logging: "[W1130 07:25:51.838722244 engine.cpp:1529] Warning: text"
         end = line.find("] ", 6, 200)
         if end != -1:
             return GLOG_LEVELS[line[1]], line[end + 2 :]
@@ -174,7 +174,7 @@ def _strip_bracket_groups(line):
 
 def strip_prefixes(line):
     """(rank, level, text): rank prefixes and log headers, in whatever order they were added
-    (a logger's line under torchrun, or a rank tag inside a log message)."""
+    (a logger's line under a launcher, or a rank tag inside a log message)."""
     rank = level = None
     for _ in range(MAX_PREFIXES):
         found_rank, rest = strip_rank(line) if line[:1] == "[" else (None, line)
