@@ -61,6 +61,13 @@ def _plain_static_files(settings):
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Hashing a password as production does takes a third of a second, once per test that
+    # signs someone in; what is tested is who may do what, not the hash.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     # Rendered pages are cached per content version; tests reuse database ids, so versions
     # would repeat from one test to the next.

@@ -20,12 +20,6 @@ def fail(client, times, **extra):
         assert log_in(client, "wrong", **extra).status_code == 200  # the form, with its error
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # Every attempt checks a password; the real hasher is slow on purpose, which adds up here.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def clock(monkeypatch):
     """The rate limiter's clock, fixed at the start of a window until a test moves it."""

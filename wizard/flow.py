@@ -77,7 +77,7 @@ class Step:
 
 
 def next_step(scope, state, frameworks, variables):
-    """`frameworks` maps keys to Framework records and `variables` keys to snippets.Variable
+    """`frameworks` maps keys to content.Framework and `variables` keys to snippets.Variable
     (for tailoring)."""
     questions = scope.reasoning_questions
     answers = {k: v for k, v in state.answers.items() if k in questions}
@@ -129,9 +129,9 @@ def _result(scope, state, belief, answers):
     entry = scope.entries[slug]
     own = {h: p for h, p in belief.items() if h.entry == slug}
     top = max(own, key=own.get)
-    triggers = {t.key: t for t in entry.triggers.all()}
+    triggers = {t.key: t for t in entry.triggers}
     causes = [triggers[top.trigger]] if top.trigger in triggers else []
-    confirming = {c.confirms.key: c.key for c in entry.checks.all() if c.confirms is not None}
+    confirming = {c.confirms: c.key for c in entry.checks if c.confirms is not None}
     for key in causes[0].together_with if causes else ():
         if key in triggers and answers.get(confirming.get(key)) == YES:
             causes.append(triggers[key])
@@ -153,7 +153,7 @@ def _unconfirmed_co_cause(scope, result, answers):
     identified cause, when nobody has answered it yet."""
     if not result.causes:
         return None
-    confirming = {c.confirms.key: c for c in result.entry.checks.all() if c.confirms is not None}
+    confirming = {c.confirms: c for c in result.entry.checks if c.confirms is not None}
     for key in result.causes[0].together_with:
         check = confirming.get(key)
         if check is not None and check.key not in answers and check.key in scope.questions:
@@ -185,10 +185,10 @@ def _tailoring_question(result, state, variables):
     snippet uses that the user has not answered: only what changes the code shown."""
     if result.fix is None or not result.settled:
         return None
-    offered = [s.framework for s in result.fix.snippets.all()]
+    offered = [s.framework for s in result.fix.snippets]
     if state.framework is None and len({f.key for f in offered}) > 1:
         choices = [(f.key, f.name) for f in dict.fromkeys(offered)]
-        other = [(f.key, f.name) for f in result.entry.frameworks.all() if f not in offered]
+        other = [(f.key, f.name) for f in result.entry.frameworks if f not in offered]
         return Tailor(FRAMEWORK, "Which framework runs your training loop?", choices + other)
     snippet = pick_snippet(result.fix, state.framework)
     if snippet is None:

@@ -1,11 +1,12 @@
-"""What the wizard reasons about, read from the knowledge base: the hypotheses reachable from a
-starting entry (its triggers, and its siblings' triggers), their prior, and the questions (every
-diagnostic check of those entries; checks of different entries with the same key are one
-question). Nothing here is written per entry: a new entry with checks joins the wizard as is."""
+"""What the wizard reasons about: the hypotheses reachable from a starting entry (its triggers,
+and its siblings' triggers), their prior, and the questions (every diagnostic check of those
+entries; checks of different entries with the same key, a question their family shares, are one
+question). Plain data in (wizard/content.py), plain data out; nothing here is written per
+entry: a new entry with checks joins the wizard as is."""
 
 from dataclasses import dataclass, field
 
-from kb.models import Check, Entry
+from wizard.content import Check, Entry
 from wizard.reasoning import CONFIRMS, EXPECTED, RULES_OUT, Hypothesis, Question
 
 START_SHARE = 0.5  # prior mass of the starting entry when it has siblings
@@ -34,13 +35,14 @@ class Scope:
 
 
 def _hypotheses(entry):
-    triggers = list(entry.triggers.all())
+    triggers = entry.triggers
     return [Hypothesis(entry.slug, t.key) for t in triggers] or [Hypothesis(entry.slug, None)]
 
 
-def build_scope(start, visible):
-    """`visible` is the queryset of entries the user may see (drafts are for staff)."""
-    entries = {entry.slug: entry for entry in visible.with_checklist().around(start)}
+def build_scope(entries):
+    """`entries`: the starting entry, then its siblings the user may see (content.around)."""
+    start = entries[0]
+    entries = {entry.slug: entry for entry in entries}
     prior = {}
     others = [slug for slug in entries if slug != start.slug]
     for slug, entry in entries.items():
@@ -55,7 +57,7 @@ def build_scope(start, visible):
     scope = Scope(start, entries, prior)
     for entry in entries.values():
         hypotheses = _hypotheses(entry)
-        for check in entry.checks.all():
+        for check in entry.checks:
             asked = scope.questions.get(check.key)
             if asked is None:
                 asked = AskedCheck(check.key, entry, check, Question(check.key))
@@ -66,8 +68,8 @@ def build_scope(start, visible):
 
 
 def _p_yes(check, hypothesis):
-    if check.confirms is not None and check.confirms.key == hypothesis.trigger:
+    if check.confirms is not None and check.confirms == hypothesis.trigger:
         return CONFIRMS
-    if check.rules_out is not None and check.rules_out.key == hypothesis.trigger:
+    if check.rules_out is not None and check.rules_out == hypothesis.trigger:
         return RULES_OUT
     return EXPECTED.get(check.expected, 0.5)

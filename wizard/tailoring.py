@@ -8,8 +8,8 @@ from kb.snippets import describe, render_snippet, used
 
 @dataclass
 class Tailored:
-    framework: object  # Framework of the snippet shown
-    asked_for: object  # Framework the user chose, when it has no snippet of its own
+    framework: object  # content.Framework of the snippet shown
+    asked_for: object  # content.Framework the user chose, when it has no snippet of its own
     code: str
     language: str
     note: str
@@ -27,8 +27,8 @@ def choose_fix(entry, cause_keys):
     that resolve at least one of them."""
     causes = set(cause_keys)
     ranked = []
-    for index, fix in enumerate(entry.fixes.all()):
-        resolved = len({t.key for t in fix.resolves.all()} & causes)
+    for index, fix in enumerate(entry.fixes):
+        resolved = len(set(fix.resolves) & causes)
         if resolved:
             ranked.append((-resolved, index, fix))
     ranked.sort(key=lambda item: item[:2])
@@ -39,7 +39,7 @@ def choose_fix(entry, cause_keys):
 def pick_snippet(fix, framework_key):
     """The fix's snippet for the framework, else its first (content puts first the form every
     framework's loop can be read from)."""
-    snippets = list(fix.snippets.all())
+    snippets = fix.snippets
     chosen = next((s for s in snippets if s.framework.key == framework_key), None)
     return chosen or (snippets[0] if snippets else None)
 

@@ -2,15 +2,16 @@ import secrets
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from kb import families, ratelimit
-from kb.caching import PAGE_TIMEOUT, cached_for_visitors
-from kb.models import Check, Entry, Framework
+from kb.caching import cached_for_visitors
+from kb.models import Entry
+from wizard import repository
+from wizard.content import around
 from wizard.flow import next_step, step_as_json
 from wizard.models import Feedback
 from wizard.scope import build_scope
@@ -39,29 +40,23 @@ def _step(request):
     entry, note = _start(request)
     if entry is None:
         return None
-    frameworks = {f.key: f for f in Framework.objects.all()}
+    known = repository.current(staff=request.user.is_staff)
     variables = families.current().variables
-    scope = build_scope(entry, _visible(request))
-    state = parse_state(request.GET, scope.questions.keys(), frameworks.keys(), variables)
+    scope = build_scope(around(known.entries[entry.slug], known.entries))
+    state = parse_state(request.GET, scope.questions.keys(), known.frameworks.keys(), variables)
     state.entry = entry.slug
     if note:
         state.notes.insert(0, note)
-    return next_step(scope, state, frameworks, variables)
+    return next_step(scope, state, known.frameworks, variables)
 
 
 def _visitor_query(request, version):
     """What a visitor's step is cached under and rendered from: the query as the wizard reads
     it (parameters no question knows, and values it cannot use, dropped), so made-up
     parameters cannot make a cache miss each."""
-
-    def keys():
-        checks = Check.objects.filter(entry__status=Entry.Status.PUBLISHED)
-        questions = frozenset(checks.values_list("key", flat=True))
-        return questions, frozenset(Framework.objects.values_list("key", flat=True))
-
-    questions, frameworks = cache.get_or_set(f"wizard-keys:{version}", keys, PAGE_TIMEOUT)
+    known = repository.current()
     variables = families.current().variables
-    return parse_state(request.GET, questions, frameworks, variables).query()
+    return parse_state(request.GET, known.question_keys, known.frameworks, variables).query()
 
 
 @require_safe

@@ -59,7 +59,9 @@ def content_hash(text):
 
 
 def entry_document(entry):
-    """The entry as a document: the same dict that parse_entry returns for its file."""
+    """The entry as a document: the same dict that parse_entry returns for its file. It reads
+    the parts with .all(), so an entry fetched with_parts() costs no further query (its
+    siblings are then only those the queryset holds)."""
     triggers = list(entry.triggers.all())
     by_pk = {trigger.pk: trigger.key for trigger in triggers}
     return {
@@ -101,7 +103,7 @@ def entry_document(entry):
                 "key": fix.key,
                 "title": fix.title,
                 "why": fix.why,
-                "resolves": [by_pk[t.pk] for t in fix.resolves.order_by("order", "pk")],
+                "resolves": [by_pk[t.pk] for t in fix.resolves.all()],
                 "snippets": [
                     {
                         "framework": snippet.framework.key,
@@ -109,7 +111,7 @@ def entry_document(entry):
                         "code": snippet.code,
                         "note": snippet.note,
                     }
-                    for snippet in fix.snippets.select_related("framework")
+                    for snippet in fix.snippets.all()
                 ],
             }
             for fix in entry.fixes.all()
@@ -138,12 +140,12 @@ def entry_document(entry):
             "applies_to": [framework.key for framework in entry.base_loop_frameworks.all()],
             "config_flags": [
                 {"framework": flag.framework.key, "flag": flag.flag, "replaces": flag.replaces}
-                for flag in entry.config_flags.select_related("framework")
+                for flag in entry.config_flags.all()
             ],
         },
         "siblings": [
             {"slug": sibling.other.slug, "how_to_tell_apart": sibling.how_to_tell_apart}
-            for sibling in entry.siblings.select_related("other")
+            for sibling in entry.siblings.all()
         ],
         "explanation": entry.explanation,
     }
@@ -165,11 +167,14 @@ def _normalised(document):
 
 
 @transaction.atomic
-def record_revision(entry, source, author=None, message=""):
+def record_revision(entry, source, author=None, message="", text=None):
     """Store the entry's current document as a new revision, unless nothing changed. The
-    entry's row is locked first: two edits recorded at once get numbers one after the other."""
+    entry's row is locked first: two edits recorded at once get numbers one after the other.
+    `text` is the document when the caller wrote the entry from it (the loader), which spares
+    reading it back: what is written reads back the same, byte for byte."""
     Entry.objects.select_for_update().filter(pk=entry.pk).exists()
-    revision = Revision.objects.record(entry_text(entry), source, author, message, entry=entry)
+    text = entry_text(entry) if text is None else text
+    revision = Revision.objects.record(text, source, author, message, entry=entry)
     if revision is not None:
         fulltext.index_entry(entry)
         content_changed()
@@ -361,9 +366,11 @@ def apply_taxonomy(taxonomy, force=False):
         _write_siblings(entry, doc, entries)
     for entry, _, text in changed:
         Entry.objects.filter(pk=entry.pk).update(loaded_hash=content_hash(text))
-        record_revision(entry, source="load_taxonomy")
+        record_revision(entry, source="load_taxonomy", text=text)
+    written = {entry.pk for entry, _, _ in changed}  # record_revision indexed these
     for entry in entries.values():
-        fulltext.index_entry(entry)  # also fills the index of a database migrated just now
+        if entry.pk not in written:
+            fulltext.index_entry(entry)  # fills the index of a database migrated just now
     return report
 
 

@@ -1,6 +1,7 @@
 """What every lab test module shares: the scenarios by module name, the launchers to run them
 under, and running one for real against what its SCENARIO declares."""
 
+import importlib.util
 import os
 
 import pytest
@@ -9,6 +10,12 @@ from tools.repro.run import LAUNCHERS, run_scenario
 from tools.repro.scenarios import all_scenarios
 
 RUN_TIMEOUT_S = 150.0
+# The scenarios import torch in processes of their own: this one only needs to know it is there
+# (importing it would cost every run of the suite seconds, the fast suite included).
+NEEDS_TORCH = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None,
+    reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
+)
 SCENARIOS = {s.module.rsplit(".", 1)[-1]: s for s in all_scenarios()}
 
 # make test runs each scenario once, under torchrun (the corpus holds both launchers' output,

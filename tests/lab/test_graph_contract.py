@@ -9,12 +9,9 @@ FAULTLINE_LAB_ALL_LAUNCHERS=1.  Needs torch==2.13.0; skipped cleanly without it.
 
 import pytest
 
-torch = pytest.importorskip(
-    "torch",
-    reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
-)
+from tests.lab.lab import LAB_LAUNCHERS, NEEDS_TORCH, run_and_check
 
-from tests.lab.lab import LAB_LAUNCHERS, run_and_check  # noqa: E402
+pytestmark = NEEDS_TORCH
 
 # --- ddp-mark-variable-ready-twice --------------------------------------------------------
 

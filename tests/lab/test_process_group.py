@@ -8,12 +8,9 @@ fix is only visible under the lab's "spawn" launcher (a module that starts a lau
 
 import pytest
 
-torch = pytest.importorskip(
-    "torch",
-    reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
-)
+from tests.lab.lab import LAB_LAUNCHERS, NEEDS_TORCH, run_and_check
 
-from tests.lab.lab import LAB_LAUNCHERS, run_and_check  # noqa: E402
+pytestmark = NEEDS_TORCH
 
 # --- dist-default-pg-not-initialized ------------------------------------------------------
 

@@ -8,12 +8,9 @@ and non-reproductions under torchrun only.  Needs torch==2.13.0; skips without i
 
 import pytest
 
-torch = pytest.importorskip(
-    "torch",
-    reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
-)
+from tests.lab.lab import LAB_LAUNCHERS, NEEDS_TORCH, run_and_check
 
-from tests.lab.lab import LAB_LAUNCHERS, run_and_check  # noqa: E402
+pytestmark = NEEDS_TORCH
 
 # --- ddp-no-sync-misuse -------------------------------------------------------------------
 

@@ -18,12 +18,9 @@ from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip(
-    "torch",
-    reason="the reproduction lab needs torch==2.13.0 (see tools/repro/README.md)",
-)
+from tests.lab.lab import LAB_LAUNCHERS, NEEDS_TORCH, SCENARIOS, run_and_check
 
-from tests.lab.lab import LAB_LAUNCHERS, SCENARIOS, run_and_check  # noqa: E402
+pytestmark = NEEDS_TORCH
 from tools.repro.run import CORPUS_DIR  # noqa: E402
 
 # --- ddp-expect-autograd-hooks-assert (the seed entry) ----------------------------------
