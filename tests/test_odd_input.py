@@ -17,9 +17,12 @@ SEED = "ddp-expect-autograd-hooks-assert"
 
 @pytest.mark.parametrize("digit", ["²", "①", "٣"])
 def test_a_unicode_digit_in_the_wizard_state_is_ignored_with_a_note(client, taxonomy, digit):
-    response = client.get(f"/api/wizard/?entry={SEED}&steps={quote(digit)}")
+    response = client.get(f"/api/wizard/?entry={SEED}&accumulation_steps={quote(digit)}")
     assert response.status_code == 200
-    assert "steps" in " ".join(response.json()["notes"])
+    assert (
+        f"Ignored accumulation_steps='{digit}': not one of 1, 2, 4, 8, 16."
+        in (response.json()["notes"])
+    )
 
 
 @pytest.mark.parametrize(
@@ -97,7 +100,9 @@ def test_head_of_the_diagnosis_without_a_paste_redirects_like_get(client, db):
 
 QUERY_SURFACES = ["/go", "/diagnose", "/search/", "/wizard/", "/api/wizard/", f"/kb/{SEED}/"]
 PARAMETERS = st.dictionaries(
-    st.sampled_from(["q", "entry", "steps", "framework", "known", "static_graph", "ev.x"])
+    st.sampled_from(
+        ["q", "entry", "accumulation_steps", "framework", "known", "static_graph", "ev.x"]
+    )
     | st.text(max_size=10),
     st.text(max_size=60) | st.sampled_from([SEED, "yes", "no", "²", "\ud800", "0" * 5000]),
     max_size=5,

@@ -203,6 +203,13 @@ def test_an_edit_made_in_the_admin_is_not_overwritten_by_the_next_load(empty_kb,
     assert Entry.objects.get(code="TOY-001").title.startswith("Edited in git")
 
 
+def test_a_database_migrated_from_before_families_is_loaded_before_it_is_dumped(taxonomy, tmp_path):
+    Category.objects.filter(slug="collectives").update(family=None)
+    with pytest.raises(CommandError, match="'collectives' belongs to no family: run load_taxonomy"):
+        call_command("dump_taxonomy", str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_dumping_onto_a_file_is_refused_and_leaves_the_file_alone(db, toy_copy):
     path = entry_file(toy_copy)
     text = path.read_text()

@@ -34,7 +34,7 @@ class Question:
         return {YES: p, NO: 1 - p}.get(answer, 1.0)
 
 
-def normalised(belief):
+def summing_to_one(belief):
     total = sum(belief.values())
     if total <= 0:
         return {h: 1 / len(belief) for h in belief} if belief else {}
@@ -44,12 +44,12 @@ def normalised(belief):
 def update(belief, question, answer):
     if answer not in (YES, NO):
         return dict(belief)
-    return normalised({h: p * question.likelihood(h, answer) for h, p in belief.items()})
+    return summing_to_one({h: p * question.likelihood(h, answer) for h, p in belief.items()})
 
 
 def posterior(prior, questions, answers):
     """`answers` maps question keys to yes/no/unsure; unknown keys are ignored."""
-    belief = normalised(prior)
+    belief = summing_to_one(prior)
     for key, answer in answers.items():
         if key in questions:
             belief = update(belief, questions[key], answer)

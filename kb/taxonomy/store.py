@@ -42,6 +42,7 @@ from kb.taxonomy.reading import (
     FAMILY_FILE,
     WHAT_A_TAXONOMY_FOLDER_HOLDS,
     NotATaxonomyFolder,
+    TaxonomyError,
     read_taxonomy,
 )
 
@@ -152,15 +153,15 @@ def entry_document(entry):
 
 
 def entry_text(entry):
-    return render_entry(_normalised(entry_document(entry)))
+    return render_entry(_unix_newlines(entry_document(entry)))
 
 
-def _normalised(document):
+def _unix_newlines(document):
     """Admin forms may submit \\r\\n; files and revisions always hold \\n."""
     if isinstance(document, dict):
-        return {key: _normalised(value) for key, value in document.items()}
+        return {key: _unix_newlines(value) for key, value in document.items()}
     if isinstance(document, list):
-        return [_normalised(value) for value in document]
+        return [_unix_newlines(value) for value in document]
     if isinstance(document, str):
         return normalise_newlines(document)
     return document
@@ -382,6 +383,15 @@ def dump_taxonomy(root):
     """Write the database to `root` in the fixture format; returns the paths written.
     Entry files whose entry no longer exists (e.g. renamed in the admin) are removed."""
     root = Path(root)
+    homeless = Category.objects.filter(family=None).values_list("slug", flat=True)
+    if homeless:
+        # A database migrated from before families, not loaded since: no folder to write to.
+        raise TaxonomyError(
+            [
+                f"category {slug!r} belongs to no family: run load_taxonomy first"
+                for slug in homeless
+            ]
+        )
     written, keep = [], set()
 
     def write(path, text):

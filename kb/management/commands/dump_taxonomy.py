@@ -3,7 +3,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from kb.taxonomy.reading import NotATaxonomyFolder
+from kb.taxonomy.reading import NotATaxonomyFolder, TaxonomyError
 from kb.taxonomy.store import dump_taxonomy
 
 
@@ -17,6 +17,6 @@ class Command(BaseCommand):
         root = Path(root) if root else settings.TAXONOMY_DIR
         try:
             written = dump_taxonomy(root)
-        except NotATaxonomyFolder as error:
+        except (NotATaxonomyFolder, TaxonomyError) as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"wrote {len(written)} file(s) to {root}")
