@@ -1,14 +1,11 @@
 """Pages are rendered once per content version for visitors, and an edit shows at once."""
 
-import shutil
-
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from kb.caching import content_version
-from kb.models import EntryAlias, Framework, ListRevision
+from kb.models import EntryAlias, FamilyRevision, Framework, ListRevision
 from kb.taxonomy.store import load_taxonomy, record_revision
 from tests.conftest import submit_admin_form
 
@@ -139,16 +136,15 @@ def test_pages_for_signed_in_staff_are_private(client, seed, staff):
 
 
 def test_a_category_renamed_in_the_files_is_a_new_version_once_loaded(
-    seed, tmp_path, django_capture_on_commit_callbacks
+    toy_kb, toy_copy, django_capture_on_commit_callbacks
 ):
-    root = tmp_path / "fixtures"
-    shutil.copytree(settings.TAXONOMY_DIR, root)
-    family = root / "families" / seed.category.family.slug / "family.yaml"
-    old_name = seed.category.name
-    family.write_text(family.read_text().replace(f"name: {old_name}", "name: Renamed in git", 1))
+    family = toy_copy / "families" / "toy" / "family.yaml"
+    family.write_text(family.read_text().replace("name: Queues", "name: Renamed in git", 1))
     before = content_version()
     with django_capture_on_commit_callbacks(execute=True):
-        load_taxonomy(root)
+        load_taxonomy(toy_copy)
     assert content_version() != before
     revision = ListRevision.objects.filter(name="categories").first()
     assert revision.source == "load_taxonomy" and "Renamed in git" in revision.document
+    family_revision = FamilyRevision.objects.filter(family__slug="toy").first()
+    assert "name: Renamed in git" in family_revision.document

@@ -296,6 +296,7 @@ def test_the_scheduler_is_stepped_if_and_only_if_the_loop_has_one(
 
 
 # --- The plain-PyTorch forms run ----------------------------------------------------------------
+# Real PyTorch, so `slow` like the lab (make test runs them; importing torch alone takes seconds).
 
 
 @pytest.fixture
@@ -351,6 +352,7 @@ def free_names(torch, model, steps=3):
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(ALL, renderings(["single-backward"], frameworks=["pytorch"]))
 def test_the_single_backward_loop_runs_one_backward_per_forward(
     torch, key, framework, code, accumulation_steps, scheduler
@@ -364,6 +366,7 @@ def test_the_single_backward_loop_runs_one_backward_per_forward(
         assert namespace["scheduler"].last_epoch == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(ALL, renderings(["non-reentrant-checkpointing"], frameworks=["pytorch"]))
 def test_the_checkpointing_loop_runs_and_its_block_recomputes_in_the_backward(
     torch, key, framework, code, accumulation_steps, scheduler
@@ -380,6 +383,7 @@ def test_the_checkpointing_loop_runs_and_its_block_recomputes_in_the_backward(
         assert namespace["scheduler"].last_epoch == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ALL, renderings(["align-no-sync", "static-graph-off"], frameworks=["pytorch"])
 )
