@@ -42,10 +42,10 @@ MAX_CHARS = 300
 MASK_WINDOW = 4000  # masked before it is cut to MAX_CHARS, so a cut never splits a private name
 MAX_SCANNED_CHARS = 100_000  # of a wrapper's message, when looking for the child's error
 PREFIX = "Faultline: "
-# Exceptions that report another process's failure: the short names of the shipped families'
+# Exceptions that only report another failure: the short names of the shipped families'
 # `wrapper_exceptions` (their family.yaml files, which this hook, copied alone into a training
 # job, cannot read; a test keeps them equal).
-WRAPPERS = ("ProcessRaisedException", "ProcessExitedException", "ChildFailedError")
+WRAPPERS = ("ProcessRaisedException", "ProcessExitedException", "ChildFailedError", "SystemError")
 TRACEBACK_HEADER = "Traceback (most recent call last):"
 ERROR_SUFFIXES = ("Error", "Exception", "Interrupt", "Exit", "Failure")
 PLACEHOLDERS = {"path", "hex", "addr", "id", "n", "email", "home", "user", "secret", "token"}

@@ -2,6 +2,7 @@
 the engine does not know."""
 
 import json
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -11,6 +12,8 @@ from kb.models import Revision, Signature, UnmatchedPaste
 from kb.taxonomy.store import record_revision
 from kb.triage import draft_from_unmatched
 from tests.samples import ASSERT_LINE, TRACEBACK, prefixed
+
+FIELD = Path(__file__).parent / "field"
 
 SEED = "ddp-expect-autograd-hooks-assert"
 SPAWN = [
@@ -334,3 +337,29 @@ def test_cli_reads_standard_input(taxonomy, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(ASSERT_LINE.encode())))
     call_command("diagnose", "-")
     assert capsys.readouterr().out.startswith("-: match DDP-001")
+
+
+# --- What the field prints (tests/field) ---------------------------------------------------------
+
+
+def test_a_failure_printed_only_as_log_lines_is_the_root(taxonomy):
+    # Eight ranks' `[E ProcessGroupNCCL.cpp:737]` lines, no traceback (OFA-Sys/OFA#271).
+    paste = (FIELD / "nccl-watchdog-timeout" / "ofa-sys-ofa-271.txt").read_text()
+    diagnosis = repository.diagnose(paste)
+    assert (diagnosis.verdict, diagnosis.best.slug) == ("match", "nccl-watchdog-timeout")
+
+
+def test_a_worker_killed_by_sigkill_matches_the_summary_entry(taxonomy):
+    paste = (FIELD / "torchrun-child-failed" / "lzhxmu-cppo-6.txt").read_text()
+    diagnosis = repository.diagnose(paste)
+    assert (diagnosis.verdict, diagnosis.best.slug) == ("match", "torchrun-child-failed")
+    assert diagnosis.facts["killed_by_signal"].value == "yes"
+
+
+def test_the_system_error_alone_points_at_the_reducer_but_never_proves_it(taxonomy):
+    paste = (FIELD / "ddp-expect-autograd-hooks-assert" / "pytorch-pytorch-80832.txt").read_text()
+    diagnosis = repository.diagnose(paste)
+    assert (diagnosis.verdict, diagnosis.best.slug) == (
+        "possible",
+        "ddp-expect-autograd-hooks-assert",
+    )

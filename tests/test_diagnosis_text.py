@@ -52,6 +52,12 @@ def test_rank_prefixes_are_removed_and_remembered(line, rank, rest):
             "WARNING",
             "Warning: find_unused_parameters=True",
         ),
+        (
+            "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout",
+            "ERROR",
+            "[Rank 1] Watchdog caught collective operation timeout",
+        ),
+        ("[E notes] not a source line", None, "[E notes] not a source line"),
         ("RuntimeError: boom", None, "RuntimeError: boom"),
         ('  File "x.py", line 1, in f', None, '  File "x.py", line 1, in f'),
     ],
@@ -134,6 +140,32 @@ def test_the_root_failure_is_the_child_error_not_the_spawn_wrapper(config):
         "RuntimeError",
     ]
     assert parsed.root.type == "RuntimeError"
+
+
+def test_the_root_failure_is_the_error_a_system_error_reports(config):
+    text = "\n".join([*TRACEBACK, "", "The above exception was the direct cause of the following "
+                       "exception:", "", "Traceback (most recent call last):",
+                       '  File "/work/train.py", line 43, in main',
+                       "SystemError: <method 'run_backward' of 'torch._C._EngineBase' objects> "
+                       "returned NULL without setting an exception"])  # fmt: skip
+    parsed = parse(normalise(text), config.wrapper_exceptions)
+    assert parsed.root.type == "RuntimeError"
+
+
+def test_a_traceback_cut_above_its_header_is_a_traceback_all_the_same():
+    text = "\n".join(
+        [
+            '  File "/venv/torch/distributed/launcher/api.py", line 269, in launch_agent',
+            "    raise ChildFailedError(",
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+            "============================================================",
+            "  traceback : Signal 9 (SIGKILL) received by PID 14750",
+        ]
+    )
+    parsed = parse(normalise(text))
+    assert parsed.root.short_type == "ChildFailedError"
+    assert [frame.function for frame in parsed.root.frames] == ["launch_agent"]
+    assert "Signal 9 (SIGKILL)" in parsed.root.message
 
 
 def test_a_pasted_last_line_alone_is_an_exception():
@@ -223,6 +255,38 @@ def test_facts_are_what_the_text_proves(config):
         "torch_version": "2.13.0",
     }
     assert normalised.lines[facts["static_graph"].line].text.endswith("static_graph=True)")
+
+
+def test_the_first_failed_workers_exit_code_and_signal_are_facts(config):
+    summary = "\n".join(
+        [
+            "Failures:",
+            "[1]:",
+            "  exitcode  : -15 (pid: 14751)",
+            "  traceback : Signal 15 (SIGTERM) received by PID 14751",
+            "------------------------------------------------------------",
+            "Root Cause (first observed failure):",
+            "[0]:",
+            "  rank      : 0 (local_rank: 0)",
+            "  exitcode  : -9 (pid: 14750)",
+            "  error_file: <N/A>",
+            "  traceback : Signal 9 (SIGKILL) received by PID 14750",
+        ]
+    )
+    normalised = normalise(summary)
+    facts = FactRules(config.facts).extract(normalised, parse(normalised))
+    values = {key: fact.value for key, fact in facts.items() if key != "launcher"}
+    assert values == {"exitcode": "-9", "signal": "SIGKILL", "killed_by_signal": "yes"}
+
+
+def test_torchruns_own_sigterm_is_no_kill(config):
+    summary = (
+        "Root Cause (first observed failure):\n[0]:\n"
+        "  traceback : Signal 15 (SIGTERM) received by PID 1"
+    )
+    normalised = normalise(summary)
+    facts = FactRules(config.facts).extract(normalised, parse(normalised))
+    assert facts["signal"].value == "SIGTERM" and "killed_by_signal" not in facts
 
 
 def test_no_fact_is_guessed(config):

@@ -266,6 +266,12 @@ def test_a_folder_named_like_an_entry_file_is_reported(toy_copy):
     assert problems_of(toy_copy) == ["toy/families/toy/entries/notes.md:1: not a file"]
 
 
+def test_a_family_yaml_that_does_not_read_is_reported_alone(toy_copy):
+    edit(family_file(toy_copy), "description: A made-up", "description: 'A made-up")
+    [problem] = problems_of(toy_copy)
+    assert problem.startswith(f"{FAMILY}:") and "not valid YAML" in problem
+
+
 def test_a_family_folder_without_family_yaml_is_refused(db, toy_copy, capsys):
     family_file(toy_copy).unlink()
     assert f"{FAMILY}:1: file is missing" in refused_by_check_and_load(toy_copy, capsys)

@@ -111,6 +111,12 @@ def strip_log_prefix(line):
         end = line.find("] ", 6, 200)
         if end != -1:
             return GLOG_LEVELS[line[1]], line[end + 2 :]
+    if line.startswith("[") and len(line) > 7 and line[1] in GLOG_LEVELS and line[2] == " ":
+        # c10 logging before torch 2.2: "[E ProcessGroupNCCL.cpp:737] text"
+        end = line.find("] ", 3, 200)
+        source, _, number = line[3:end].rpartition(":")
+        if end != -1 and "." in source and " " not in source and number.isdigit():
+            return GLOG_LEVELS[line[1]], line[end + 2 :]
 
     if line.startswith("["):
         bracketed = _strip_bracket_groups(line)

@@ -128,7 +128,9 @@ def parse(normalised, wrapper_types=()):
 
         if text.endswith(TRACEBACK_HEADER):
             frames, in_traceback = [], True
-        elif in_traceback and (frame := parse_frame(text)):
+        elif (frame := parse_frame(text)) and (in_traceback or not frames):
+            # A traceback cut above its header (pastes often start at a frame) is one all the same.
+            in_traceback = True
             code = ""
             following = lines[index + 1].text if index + 1 < len(lines) else ""
             if following.startswith("    ") and not parse_frame(following):

@@ -81,13 +81,14 @@ def _line_sets(normalised, parsed):
     root = parsed.root
     if root is not None:
         root_lines = set(range(root.index, root.last_index + 1))
-    else:
-        # A paste of the message alone (no exception type), or a cut-off one: the assert line,
-        # or every line of a paste that short, is the failure.
-        root_lines = {site.index for site in parsed.assert_sites}
+    error_lines = {i for i, level in parsed.levels if level in ("ERROR", "CRITICAL")}
+    if root is None:
+        # No exception: a paste of the message alone, a cut-off one, or a failure printed as
+        # log lines (C++ `[E ...]` lines, a launcher's ERROR summary). The assert line, else
+        # the error-level lines, else every line of a paste that short, is the failure.
+        root_lines = {site.index for site in parsed.assert_sites} or set(error_lines)
         if not root_lines and len(normalised.lines) <= SHORT_PASTE_LINES:
             root_lines = set(range(len(normalised.lines)))
-    error_lines = {i for i, level in parsed.levels if level in ("ERROR", "CRITICAL")}
     for block in parsed.exceptions:
         error_lines.update(range(block.index, block.last_index + 1))
     return root_lines, error_lines

@@ -119,6 +119,8 @@ def read_taxonomy(root):
             document, found, lines = parse_family(text)
             add(path, found)
             families.append(SourceFamily(path, folder.name, document, lines))
+    families_read = not problems
+    for folder in family_folders(root):
         for path in sorted((folder / ENTRIES_DIR).glob("*.md")):
             text = read_text(path)
             if text is None:
@@ -129,7 +131,10 @@ def read_taxonomy(root):
 
     taxonomy = Taxonomy(families, entries)
     problems.extend(_family_problems(taxonomy, root))
-    problems.extend(_cross_file_problems(taxonomy, root))
+    if families_read:
+        # A family.yaml that does not read leaves every entry's categories and frameworks
+        # unknown: its own problems say what to fix.
+        problems.extend(_cross_file_problems(taxonomy, root))
     if not problems:
         # The content rules read documents as valid ones: known keys, patterns that compile.
         problems.extend(lint_taxonomy(taxonomy, root))
