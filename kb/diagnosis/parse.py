@@ -112,6 +112,8 @@ def parse(normalised, wrapper_types=()):
     wrappers = set(wrapper_types)
     frames, in_traceback = [], False
     usage_at = {}  # argparse's prog -> the index of its latest `usage: prog ...` line
+    # A paste that starts at a frame is a traceback cut above its header.
+    first = next((i for i, line in enumerate(lines) if line.text.strip()), 0)
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -128,8 +130,7 @@ def parse(normalised, wrapper_types=()):
 
         if text.endswith(TRACEBACK_HEADER):
             frames, in_traceback = [], True
-        elif (frame := parse_frame(text)) and (in_traceback or not frames):
-            # A traceback cut above its header (pastes often start at a frame) is one all the same.
+        elif (in_traceback or index == first) and (frame := parse_frame(text)):
             in_traceback = True
             code = ""
             following = lines[index + 1].text if index + 1 < len(lines) else ""
