@@ -4,7 +4,7 @@ format kb/taxonomy reads from files and writes from the database), so the site r
 the database (wizard/repository.py) and tests from files, and the wizard's logic (scope.py,
 flow.py, tailoring.py) never touches the ORM."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True)
@@ -72,29 +72,8 @@ class Entry:
             title=document["title"],
             url=url,
             frameworks=tuple(frameworks[key] for key in document["frameworks"]),
-            triggers=tuple(
-                Trigger(
-                    t["key"],
-                    t["text"],
-                    tuple(t["verified_on"]),
-                    tuple(t["not_reproduced_on"]),
-                    tuple(t["together_with"]),
-                    t["note"],
-                )
-                for t in document["triggers"]
-            ),
-            checks=tuple(
-                Check(
-                    c["key"],
-                    c["question"],
-                    c["how_to_check"],
-                    c["positive_means"],
-                    c["confirms"],
-                    c["rules_out"],
-                    c["expected"],
-                )
-                for c in document["checks"]
-            ),
+            triggers=tuple(_record(Trigger, t) for t in document["triggers"]),
+            checks=tuple(_record(Check, c) for c in document["checks"]),
             fixes=tuple(
                 Fix(
                     f["key"],
@@ -113,6 +92,15 @@ class Entry:
 
     def trigger(self, key):
         return next((t for t in self.triggers if t.key == key), None)
+
+
+def _record(cls, item):
+    """A dataclass from a document's dict: its fields by name, lists frozen as tuples."""
+    return cls(**{f.name: _frozen(item[f.name]) for f in fields(cls)})
+
+
+def _frozen(value):
+    return tuple(value) if isinstance(value, list) else value
 
 
 def around(start, entries):

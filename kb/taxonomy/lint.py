@@ -138,18 +138,16 @@ def lint_taxonomy(taxonomy, root):
 def _question_problems(taxonomy, root, variables):
     facts = fact_values(rule for family in taxonomy.families for rule in family.document["facts"])
     declared, asked_by = {}, defaultdict(list)
-    for family in taxonomy.families:
-        where = display_path(family.path, root)
-        for i, question in enumerate(family.document["questions"], 1):
-            at, key = f"{where}:{family.lines.get(f'questions[{i}]', 1)}", question["key"]
-            if key in declared:
-                yield f"{at}: question {key!r} is also declared in {declared[key][0]}"
-                continue
-            declared[key] = (where, at)
-            if reason := _reserved(key, variables):
-                yield f"{at}: question {key!r}: {reason}"
-            if problem := fact_problem(question["fact"], facts):
-                yield f"{at}: question {key!r}: {problem}"
+    for where, at, question in _declarations(taxonomy, root, "questions"):
+        key = question["key"]
+        if key in declared:
+            yield f"{at}: question {key!r} is also declared in {declared[key][0]}"
+            continue
+        declared[key] = (where, at)
+        if reason := _reserved(key, variables):
+            yield f"{at}: question {key!r}: {reason}"
+        if problem := fact_problem(question["fact"], facts):
+            yield f"{at}: question {key!r}: {problem}"
     for source in taxonomy.entries:
         where = display_path(source.path, root)
         for i, check in enumerate(source.document["checks"], 1):
@@ -177,14 +175,20 @@ def _variable_problems(taxonomy, root, variables):
         for snippet in fix["snippets"]
     ]
     seen = {}
+    for where, at, variable in _declarations(taxonomy, root, "variables"):
+        key = variable["key"]
+        if key in seen:
+            yield f"{at}: variable {key!r} is also declared in {seen[key]}"
+        seen.setdefault(key, where)
+        if key in WIZARD_QUERY_KEYS or key.startswith(EVIDENCE_PREFIX):
+            yield f"{at}: variable {key!r}: the key is one of the wizard's own query keys"
+        if not any(uses(code, key) for code in snippets):
+            yield f"{at}: variable {key!r}: no snippet uses it"
+
+
+def _declarations(taxonomy, root, name):
+    """(file, file:line, item) for every item of every family's `name` list."""
     for family in taxonomy.families:
         where = display_path(family.path, root)
-        for i, variable in enumerate(family.document["variables"], 1):
-            at, key = f"{where}:{family.lines.get(f'variables[{i}]', 1)}", variable["key"]
-            if key in seen:
-                yield f"{at}: variable {key!r} is also declared in {seen[key]}"
-            seen.setdefault(key, where)
-            if key in WIZARD_QUERY_KEYS or key.startswith(EVIDENCE_PREFIX):
-                yield f"{at}: variable {key!r}: the key is one of the wizard's own query keys"
-            if not any(uses(code, key) for code in snippets):
-                yield f"{at}: variable {key!r}: no snippet uses it"
+        for i, item in enumerate(family.document[name], 1):
+            yield where, f"{where}:{family.lines.get(f'{name}[{i}]', 1)}", item
