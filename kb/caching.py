@@ -9,6 +9,7 @@ version from the database again. Staff
 (drafts, admin links) and responses that set cookies or carry a CSRF token are never cached."""
 
 import hashlib
+import threading
 from functools import wraps
 
 from django.contrib import messages
@@ -38,6 +39,25 @@ def content_version():
         version = _latest_version()
         cache.set(VERSION_KEY, version, VERSION_TTL)
     return version
+
+
+def per_content_version(build):
+    """`build(*args)`, made once per content version and arguments and shared by the requests
+    of the process (the engine, the families' parts, the wizard's content): an edit records a
+    revision, so the next call after it builds anew."""
+    lock, memo = threading.Lock(), {"version": None, "values": {}}
+
+    @wraps(build)
+    def current(*args, **kwargs):
+        version, key = content_version(), (args, tuple(sorted(kwargs.items())))
+        with lock:
+            if memo["version"] != version:
+                memo["version"], memo["values"] = version, {}
+            if key not in memo["values"]:
+                memo["values"][key] = build(*args, **kwargs)
+            return memo["values"][key]
+
+    return current
 
 
 def content_changed():

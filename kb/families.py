@@ -4,16 +4,12 @@ Read from the Family rows once per content version and shared by every request o
 process, as the engine is (an edit of a family records a revision, so the next request reads
 them again)."""
 
-import threading
 from dataclasses import dataclass
 
-from kb.caching import content_version
+from kb.caching import per_content_version
 from kb.diagnosis.config import DiagnosisConfig
 from kb.models import Family
 from kb.snippets import variables_from
-
-_lock = threading.Lock()
-_current = {"version": None, "families": None}
 
 
 @dataclass(frozen=True)
@@ -32,11 +28,8 @@ class Families:
         )
 
 
+@per_content_version
 def current():
-    version = content_version()
-    with _lock:
-        if _current["families"] is None or _current["version"] != version:
-            parts = Family.objects.order_by("order", "slug").values_list("parts", flat=True)
-            _current["families"] = Families.from_parts(parts)
-            _current["version"] = version
-        return _current["families"]
+    return Families.from_parts(
+        Family.objects.order_by("order", "slug").values_list("parts", flat=True)
+    )

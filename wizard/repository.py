@@ -2,18 +2,14 @@
 may see, as wizard/content.py's plain data. Read once per content version and shared by the
 requests of the process, as the engine is: a wizard step then reads nothing but the version."""
 
-import threading
 from dataclasses import dataclass
 from functools import cached_property
 
-from kb.caching import content_version
+from kb.caching import per_content_version
 from kb.models import Entry
 from kb.models import Framework as FrameworkRow
 from kb.taxonomy.store import entry_document
 from wizard import content
-
-_lock = threading.Lock()
-_cache = {}  # (version, staff) -> Content
 
 
 @dataclass(frozen=True)
@@ -26,7 +22,9 @@ class Content:
         return frozenset(check.key for entry in self.entries.values() for check in entry.checks)
 
 
-def read(staff):
+@per_content_version
+def current(staff=False):
+    """What the wizard may show: drafts too for staff."""
     frameworks = {f.key: content.Framework(f.key, f.name) for f in FrameworkRow.objects.all()}
     rows = Entry.objects.all() if staff else Entry.objects.published()
     entries = {
@@ -36,14 +34,3 @@ def read(staff):
         for row in rows.with_parts()
     }
     return Content(entries, frameworks)
-
-
-def current(staff=False):
-    """What the wizard may show: drafts too for staff."""
-    key = (content_version(), staff)
-    with _lock:
-        if key not in _cache:
-            for old in [k for k in _cache if k[0] != key[0]]:
-                del _cache[old]  # an older version's content is never asked for again
-            _cache[key] = read(staff)
-        return _cache[key]

@@ -5,16 +5,11 @@ generic lines and fact rules) is built once per content version and shared by ev
 the process; an edit anywhere records a revision, so the next request rebuilds it.
 """
 
-import threading
-
 from kb import families, fulltext
-from kb.caching import content_version
+from kb.caching import per_content_version
 from kb.diagnosis import Engine
 from kb.diagnosis.rank import EntryInfo, SignatureIndex, SignatureSpec
 from kb.models import Entry
-
-_lock = threading.Lock()
-_engine = {"version": None, "engine": None}
 
 
 def build_engine():
@@ -31,12 +26,7 @@ def build_engine():
     return Engine(SignatureIndex(infos, specs, config.generic_lines), config)
 
 
-def current_engine():
-    version = content_version()
-    with _lock:
-        if _engine["engine"] is None or _engine["version"] != version:
-            _engine["engine"], _engine["version"] = build_engine(), version
-        return _engine["engine"]
+current_engine = per_content_version(build_engine)
 
 
 def diagnose(text):
