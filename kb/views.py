@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
-from kb import presentation
+from kb import families, presentation
 from kb import search as search_logic
 from kb.caching import cached_for_visitors
 from kb.diagnosis.result import MATCH
@@ -110,7 +110,9 @@ def entry(request, slug):
     found, moved = _resolve(_entries(request).with_parts(), "slug", slug)
     if moved:
         return redirect(found, permanent=True)
-    context = {"entry": found, "latest": found.revisions.first()}
+    # Read once for the page: each snippet is rendered with them.
+    variables = families.current().variables
+    context = {"entry": found, "latest": found.revisions.first(), "variables": variables}
     return render(request, "kb/entry.html", context)
 
 

@@ -1,7 +1,6 @@
 from django import template
 from django.utils.safestring import mark_safe
 
-from kb import families
 from kb.rendering import highlight_code, render_inline_markdown, render_markdown
 from kb.snippets import defaults_used, describe, render_snippet
 
@@ -24,10 +23,10 @@ def highlight(code, language="python"):
 
 
 @register.simple_tag
-def default_rendering(template):
-    """A fix snippet as the entry page shows it: its template rendered with the defaults, and
-    the words for the defaults it used (empty when it used none: nothing to tailor)."""
-    variables = families.current().variables
+def default_rendering(template, variables):
+    """A fix snippet as the entry page shows it: its template rendered with the defaults of
+    `variables` (the families' tailoring variables), and the words for the defaults it used
+    (empty when it used none: nothing to tailor)."""
     return {
         "code": render_snippet(template, variables),
         "description": describe(defaults_used(template, variables), variables),
