@@ -35,7 +35,7 @@ from kb.diagnosis.config import DiagnosisConfig  # noqa: E402
 from kb.diagnosis.mask import fingerprint, mask  # noqa: E402
 from kb.diagnosis.normalize import normalise  # noqa: E402
 from kb.diagnosis.parse import parse  # noqa: E402
-from kb.diagnosis.rank import EntryInfo, SignatureIndex, SignatureSpec, score  # noqa: E402
+from kb.diagnosis.rank import EntryInfo, SignatureIndex, SignatureSpec, evidence  # noqa: E402
 from kb.patterns import regex_for  # noqa: E402
 from kb.taxonomy.reading import read_family_parts, read_taxonomy  # noqa: E402
 
@@ -192,7 +192,7 @@ def stages(engine, text, reps):
         "normalise": partial(normalise, text),
         "parse": partial(parse, normalised, config.wrapper_exceptions),
         "facts": partial(engine.fact_rules.extract, normalised, parsed),
-        "score": partial(score, engine.index, normalised, parsed),
+        "evidence": partial(evidence, engine.index, normalised, parsed),
         "rank": partial(engine._first_failing_rank, normalised, parsed),
         "mask": lambda: fingerprint(mask(_failure_text(normalised, parsed))),
     }

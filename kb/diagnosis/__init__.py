@@ -10,7 +10,7 @@ from kb.diagnosis.facts import FactRules
 from kb.diagnosis.mask import fingerprint, mask
 from kb.diagnosis.normalize import ascii_int, normalise
 from kb.diagnosis.parse import parse
-from kb.diagnosis.rank import score, verdict
+from kb.diagnosis.rank import evidence
 from kb.diagnosis.result import Diagnosis
 from kb.patterns import compile_regex
 
@@ -68,10 +68,12 @@ class Engine:
         parsed = parse(normalised, self.config.wrapper_exceptions)
         facts = self.fact_rules.extract(normalised, parsed)
         query = _failure_text(normalised, parsed)
-        candidates = score(self.index, normalised, parsed, fulltext(query) if fulltext else None)
+        found = evidence(self.index, normalised, parsed, fulltext(query) if fulltext else None)
+        calibration = self.config.calibration
+        candidates = calibration.apply(found, parsed)
         masked = mask(query)
         return Diagnosis(
-            verdict=verdict(candidates),
+            verdict=calibration.verdict(candidates),
             candidates=candidates,
             facts=facts,
             normalised=normalised,

@@ -6,6 +6,8 @@ plain data, so a new family needs no code."""
 
 from dataclasses import dataclass
 
+from kb.diagnosis.calibration import UNFITTED, Calibration
+
 
 @dataclass(frozen=True)
 class FactRule:
@@ -23,12 +25,14 @@ class DiagnosisConfig:
     failing_rank: tuple = ()  # RE2 patterns whose first group is a rank
     generic_lines: tuple = ()  # RE2 patterns
     facts: tuple = ()  # FactRule
+    calibration: Calibration = UNFITTED
 
     @classmethod
     def combined(cls, parts):
         """One config from the parts of several families (dicts as family.yaml holds them),
         in their order: the first rule that sets a fact decides it."""
         parts = list(parts)
+        fitted = [p["calibration"] for p in parts if p.get("calibration")]
         return cls(
             wrapper_exceptions=tuple(
                 dict.fromkeys(w for p in parts for w in p["wrapper_exceptions"])
@@ -40,4 +44,5 @@ class DiagnosisConfig:
                 for p in parts
                 for i in p["facts"]
             ),
+            calibration=Calibration.from_part(fitted[0]) if fitted else UNFITTED,
         )

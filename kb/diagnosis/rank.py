@@ -1,27 +1,18 @@
 """Ranking: turn signature hits, fingerprints and full-text scores into candidates.
 
-score = Σ signature weight × where it matched (the root exception ≫ another error line ≫ any
-other line) + a bonus when the entry's log fingerprint occurs in order + a small full-text
-bonus. Confidence is 1 − e^(−score / SCALE). A `match` needs a confident top candidate with
-specific evidence (not only generic lines) and a clear lead over the runner-up.
+Each candidate gathers its evidence by kind and place (a signature on the root exception, on
+another error line, on any other line; an assert site; the exception type; the log
+fingerprint in order; words of the paste), each with its strength (the signature's weight);
+the calibration (calibration.py) turns that into a utility, a probability and a verdict.
 """
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass
 
 from kb.diagnosis.patternset import PatternSet
-from kb.diagnosis.result import MATCH, NO_MATCH, POSSIBLE, Candidate, Reason
+from kb.diagnosis.result import Candidate, Reason
 from kb.patterns import regex_for
 
-LOCATION_FACTOR = {"root": 1.0, "error": 0.6, "other": 0.3}
-OFF_ROOT_PENALTY = 0.5  # a root-scoped signature found elsewhere counts half
-FINGERPRINT_BONUS = 0.5
-FULLTEXT_WEIGHT = 0.25  # at most: full text alone never reaches `possible`
-SCALE = 0.8
-MATCH_CONFIDENCE = 0.6
-POSSIBLE_CONFIDENCE = 0.35
-LEAD = 1.5  # the top score must be this many times the runner-up's for a match
 MAX_LINES_PER_HIT = 20
 MAX_LEVEL_LINES = 5000
 SHORT_PASTE_LINES = 3
@@ -110,8 +101,8 @@ def _describe(spec, where):
     return f"{kind} “{spec.pattern}” on {place}"
 
 
-def score(index, normalised, parsed, fulltext=None):
-    """Candidates for the paste, best first, with confidence and reasons."""
+def evidence(index, normalised, parsed, fulltext=None):
+    """Candidates for the paste, in no order, each with its reasons and features."""
     root_lines, error_lines = _line_sets(normalised, parsed)
     found = {}  # slug -> Candidate
     generic_cache = {}
@@ -126,14 +117,18 @@ def score(index, normalised, parsed, fulltext=None):
     def add(spec, kind, lines, where, generic=False):
         entry = index.entries[spec.entry]
         candidate = found.setdefault(entry.slug, Candidate(entry.slug, entry.code, entry.title))
-        factor = LOCATION_FACTOR[where]
-        if spec.scope == "root" and where != "root":
-            factor *= OFF_ROOT_PENALTY
-        weight = spec.weight * factor
+        feature = _feature(kind, spec.scope, where, generic)
         candidate.reasons.append(
-            Reason(kind, _describe(spec, where), tuple(sorted(lines)), weight, generic)
+            Reason(
+                kind,
+                _describe(spec, where),
+                tuple(sorted(lines)),
+                generic=generic,
+                feature=feature,
+                amount=spec.weight,
+            )
         )
-        candidate.score += weight
+        candidate.features[feature] = candidate.features.get(feature, 0.0) + spec.weight
 
     located = index.patterns.locate(normalised.text, limit=MAX_LINES_PER_HIT)
     for hit, offsets in sorted(located.items()):
@@ -165,23 +160,41 @@ def score(index, normalised, parsed, fulltext=None):
         matched = _fingerprint_lines(index, normalised, parsed, steps)
         if matched:
             candidate.reasons.append(
-                Reason("fingerprint", "the log fingerprint, in order", matched, FINGERPRINT_BONUS)
+                Reason(
+                    "fingerprint",
+                    "the log fingerprint, in order",
+                    matched,
+                    feature="fingerprint",
+                    amount=1.0,
+                )
             )
-            candidate.score += FINGERPRINT_BONUS
+            candidate.features["fingerprint"] = 1.0
 
     for slug, strength in (fulltext or {}).items():
         entry = index.entries.get(slug)
         if entry is None or strength <= 0:
             continue
         candidate = found.setdefault(slug, Candidate(entry.slug, entry.code, entry.title))
-        weight = FULLTEXT_WEIGHT * min(strength, 1.0)
-        candidate.reasons.append(Reason("fulltext", "words of the paste", (), weight))
-        candidate.score += weight
+        amount = min(strength, 1.0)
+        candidate.reasons.append(
+            Reason("fulltext", "words of the paste", (), feature="fulltext", amount=amount)
+        )
+        candidate.features["fulltext"] = amount
+    return list(found.values())
 
-    candidates = sorted(found.values(), key=lambda c: (-c.score, c.code))
-    for candidate in candidates:
-        candidate.confidence = round(1 - math.exp(-candidate.score / SCALE), 3)
-    return candidates
+
+def _feature(kind, scope, where, generic):
+    if kind == "assert_site":
+        return "assert_root" if where == "root" else "assert_elsewhere"
+    if kind == "exception":
+        return "exception_root" if where == "root" else "exception_elsewhere"
+    if generic:
+        return "generic"
+    if where == "root":
+        return "text_root"
+    if scope == "root":
+        return "root_text_elsewhere"
+    return f"text_{where}"
 
 
 def _fingerprint_lines(index, normalised, parsed, steps):
@@ -201,19 +214,3 @@ def _fingerprint_lines(index, normalised, parsed, steps):
         else:
             return ()
     return tuple(matched)
-
-
-def verdict(candidates):
-    if not candidates:
-        return NO_MATCH
-    top = candidates[0]
-    runner_up = candidates[1].score if len(candidates) > 1 else 0.0
-    if (
-        top.confidence >= MATCH_CONFIDENCE
-        and top.has_specific_evidence
-        and top.score >= LEAD * runner_up
-    ):
-        return MATCH
-    if top.confidence >= POSSIBLE_CONFIDENCE:
-        return POSSIBLE
-    return NO_MATCH

@@ -5,13 +5,15 @@ from dataclasses import dataclass, field
 MATCH, POSSIBLE, NO_MATCH = "match", "possible", "no_match"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Reason:
     kind: str  # signature, exception, assert_site, fingerprint or fulltext
     summary: str  # for people: what matched where
     lines: tuple = ()  # indices of normalised lines
-    weight: float = 0.0  # what it added to the score
+    weight: float = 0.0  # what it added to the score (the utility: calibration.py)
     generic: bool = False  # matched only lines that never identify a failure alone
+    feature: str = ""  # the kind of evidence it counts as (calibration.FEATURES)
+    amount: float = 0.0  # its strength: the signature's weight
 
 
 @dataclass
@@ -19,9 +21,10 @@ class Candidate:
     slug: str
     code: str
     title: str
-    score: float = 0.0
-    confidence: float = 0.0
+    score: float = 0.0  # utility
+    confidence: float = 0.0  # the calibrated probability that this is the failure
     reasons: list = field(default_factory=list)
+    features: dict = field(default_factory=dict)  # calibration feature -> strength
 
     @property
     def has_specific_evidence(self):

@@ -12,6 +12,8 @@ besides its entries.
     questions: [...]           # shared questions: check keys several entries ask, and the
                                # fact that answers each from a paste
     variables: [...]           # tailoring variables the family's snippets use
+    calibration: {...}         # how much each kind of evidence counts (one family has it;
+                               # written by `manage.py refit`: kb/diagnosis/calibration.py)
 
 Everything but name, description, categories and frameworks is the family's "parts": stored
 as one value on the Family row and read by the engine and the wizard as plain data
@@ -19,10 +21,21 @@ as one value on the Family row and read by the engine and the wizard as plain da
 document and renders to the same bytes.
 """
 
+from kb.diagnosis.calibration import FEATURES, NONE_FEATURES
 from kb.diagnosis.normalize import ascii_int
 from kb.patterns import pattern_error
 from kb.taxonomy.document import CATEGORIES, FRAMEWORKS, KEY_RE, key
-from kb.taxonomy.schema import Map, Problem, Seq, Text, read_yaml, without_defaults, write_yaml
+from kb.taxonomy.schema import (
+    Map,
+    Nullable,
+    Number,
+    Problem,
+    Seq,
+    Text,
+    read_yaml,
+    without_defaults,
+    write_yaml,
+)
 
 FACT_SCOPES = ("frames", "text", "messages")
 VARIABLE_TYPES = ("number", "yes_no", "text")
@@ -80,6 +93,44 @@ PARTS = {
         unique_by="key",
     ),
 }
+
+
+def _coefficients(names):
+    return Seq(
+        Map(
+            {
+                "feature": Text(required=True, choices=list(names)),
+                "coefficient": Number(required=True),
+            }
+        ),
+        required=True,
+        unique_by="feature",
+    )
+
+
+PARTS["calibration"] = Nullable(
+    Map(
+        {
+            "fitted": Text(required=True),
+            "coefficients": _coefficients(FEATURES),
+            "none": _coefficients(NONE_FEATURES),
+            "match": Number(minimum=0.0, required=True),
+            "possible": Number(minimum=0.0, required=True),
+            "held_out": Seq(
+                Map(
+                    {
+                        "entry": Text(required=True),
+                        "pastes": Number(minimum=0, whole=True),
+                        "top1": Number(minimum=0, whole=True),
+                        "match": Number(minimum=0, whole=True),
+                        "confused_with": Text(),
+                    }
+                ),
+                unique_by="entry",
+            ),
+        }
+    )
+)
 PARTS_SCHEMA = Map(PARTS)
 FAMILY = Map(
     {

@@ -16,6 +16,7 @@ read_taxonomy (kb/taxonomy/reading.py) runs these rules, so `load_taxonomy` refu
 
 from collections import defaultdict
 
+from kb.diagnosis.calibration import FEATURES, NONE_FEATURES
 from kb.patterns import compile_regex, regex_for
 from kb.snippets import python_problem, snippet_problem, uses, variables_from
 from kb.taxonomy.document import display_path
@@ -132,7 +133,30 @@ def lint_taxonomy(taxonomy, root):
         )
     problems.extend(_question_problems(taxonomy, root, variables))
     problems.extend(_variable_problems(taxonomy, root, variables))
+    problems.extend(_calibration_problems(taxonomy, root))
     return problems
+
+
+def _calibration_problems(taxonomy, root):
+    """One family brings the calibration, for every kind of evidence; its figures name
+    entries that exist."""
+    slugs = {source.document["slug"] for source in taxonomy.entries}
+    holders = []
+    for family in taxonomy.families:
+        calibration = family.document["calibration"]
+        if calibration is None:
+            continue
+        at = f"{display_path(family.path, root)}:{family.lines.get('calibration', 1)}"
+        holders.append(at)
+        for part, names in (("coefficients", FEATURES), ("none", NONE_FEATURES)):
+            missing = set(names) - {item["feature"] for item in calibration[part]}
+            if missing:
+                yield f"{at}: calibration {part} lack {', '.join(sorted(missing))}"
+        unknown = [row["entry"] for row in calibration["held_out"] if row["entry"] not in slugs]
+        if unknown:
+            yield f"{at}: calibration figures for entries that do not exist: {', '.join(unknown)}"
+    for at in holders[1:]:
+        yield f"{at}: a calibration is also in {holders[0]}: one family brings it"
 
 
 def _question_problems(taxonomy, root, variables):

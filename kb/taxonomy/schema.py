@@ -68,9 +68,10 @@ class Text(Field):
 
 
 class Number(Field):
-    def __init__(self, default=0.0, minimum=None):
-        super().__init__(False, default)
+    def __init__(self, default=0.0, minimum=None, whole=False, required=False):
+        super().__init__(required, int(default) if whole else default)
         self.minimum = minimum
+        self.whole = whole
 
     def read(self, node, reader, where):
         try:
@@ -78,6 +79,11 @@ class Number(Field):
         except (AttributeError, TypeError, ValueError):
             reader.problem(node, f"{where} must be a number")
             return self.empty()
+        if self.whole:
+            if not value.is_integer():
+                reader.problem(node, f"{where} must be a whole number")
+                return self.empty()
+            value = int(value)
         if self.minimum is not None and value < self.minimum:
             reader.problem(node, f"{where} must be at least {self.minimum}")
         return value
