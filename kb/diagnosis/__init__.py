@@ -6,6 +6,7 @@ Plain modules with no Django imports; `kb.diagnosis.repository` feeds them from 
 import gc
 import threading
 
+from kb.diagnosis.calibration import none_features
 from kb.diagnosis.facts import FactRules
 from kb.diagnosis.mask import fingerprint, mask
 from kb.diagnosis.normalize import ascii_int, normalise
@@ -70,7 +71,7 @@ class Engine:
         query = _failure_text(normalised, parsed)
         found = evidence(self.index, normalised, parsed, fulltext(query) if fulltext else None)
         calibration = self.config.calibration
-        candidates = calibration.apply(found, parsed)
+        candidates = calibration.apply(found, none_features(parsed))
         masked = mask(query)
         return Diagnosis(
             verdict=calibration.verdict(candidates),

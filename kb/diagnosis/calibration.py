@@ -63,18 +63,18 @@ class Calibration:
     def utility(self, features):
         return sum(self.coefficients.get(name, 0.0) * value for name, value in features.items())
 
-    def none_utility(self, parsed):
-        return sum(self.none.get(name, 0.0) * value for name, value in none_features(parsed))
+    def none_utility(self, none):
+        return sum(self.none.get(name, 0.0) * value for name, value in none)
 
-    def apply(self, candidates, parsed):
+    def apply(self, candidates, none):
         """Set each candidate's score (utility), confidence (probability) and reasons'
-        weights; return them best first."""
+        weights, `none` being the paste's none_features; return them best first."""
         for candidate in candidates:
             candidate.score = self.utility(candidate.features)
             for reason in candidate.reasons:
                 reason.weight = round(self.coefficients.get(reason.feature, 0.0) * reason.amount, 3)
         ranked = sorted(candidates, key=lambda c: (-c.score, c.code))
-        for candidate, p in zip(ranked, probabilities(self, ranked, parsed), strict=True):
+        for candidate, p in zip(ranked, probabilities(self, ranked, none), strict=True):
             candidate.confidence = round(p, 3)
             candidate.score = round(candidate.score, 3)
         return ranked
@@ -94,9 +94,9 @@ def none_features(parsed):
     return (("bias", 1.0), ("traceback", 1.0 if parsed.root is not None else 0.0))
 
 
-def probabilities(calibration, candidates, parsed):
+def probabilities(calibration, candidates, none):
     """P(each candidate), the rest being P(none of them), from utilities (softmax)."""
-    utilities = [calibration.none_utility(parsed)] + [c.score for c in candidates]
+    utilities = [calibration.none_utility(none)] + [c.score for c in candidates]
     top = max(utilities)
     weights = [math.exp(u - top) for u in utilities]
     total = sum(weights)

@@ -189,16 +189,10 @@ class _Scored:
         return self.specific
 
 
-@dataclass(frozen=True)
-class _Parsed:
-    root: object
-
-
 def predict(calibration, sample):
     """What the engine would answer for the sample under this calibration."""
     candidates = [_Scored(o.slug, o.code, dict(o.features), o.specific) for o in sample.options]
-    has_traceback = dict(sample.none).get("traceback", 0.0)
-    ranked = calibration.apply(candidates, _Parsed(root=True if has_traceback else None))
+    ranked = calibration.apply(candidates, sample.none)
     top = ranked[0] if ranked else None
     return Prediction(
         sample,
