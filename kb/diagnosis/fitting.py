@@ -20,7 +20,7 @@ from kb.diagnosis.calibration import FEATURES, NONE_FEATURES, Calibration
 PARAMETERS = [*FEATURES, *(f"none.{name}" for name in NONE_FEATURES)]
 PENALTY = 0.05  # L2, per parameter: keeps a kind of evidence seen only in a few pastes sane
 PRECISION = 0.97  # of `match`, on pastes the fit did not see
-POSSIBLE = 0.3  # `possible` from a 30% chance that the top entry is the failure
+POSSIBLE = 0.2  # `possible` from a one-in-five chance that the top entry is the failure
 FOLDS = 5
 BINS = 10
 

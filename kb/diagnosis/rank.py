@@ -16,6 +16,7 @@ from kb.patterns import regex_for
 MAX_LINES_PER_HIT = 20
 MAX_LEVEL_LINES = 5000
 SHORT_PASTE_LINES = 3
+MAX_UNWRAPPED_CHARS = 4000  # a wrapped message is a few lines; a log after it is not joined
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,9 @@ def evidence(index, normalised, parsed, fulltext=None):
         spec = index.text_specs[hit]
         lines = {normalised.line_at(offset) for offset in offsets}
         add(spec, "signature", lines, _where(lines, root_lines, error_lines), generic(lines))
+    for hit in sorted(_unwrapped_hits(index, parsed.root) - set(located)):
+        lines = set(range(parsed.root.index, parsed.root.last_index + 1))
+        add(index.text_specs[hit], "signature", lines, "root")
 
     site_lines = defaultdict(set)
     for site in parsed.assert_sites:
@@ -181,6 +185,14 @@ def evidence(index, normalised, parsed, fulltext=None):
         )
         candidate.features["fulltext"] = amount
     return list(found.values())
+
+
+def _unwrapped_hits(index, root):
+    """Signatures found in the root exception's message once its lines are joined: a message
+    a terminal, a notebook or a forum wrapped over several lines."""
+    if root is None or root.last_index == root.index:
+        return set()
+    return set(index.patterns.hits(" ".join(root.message[:MAX_UNWRAPPED_CHARS].split())))
 
 
 def _feature(kind, scope, where, generic):
