@@ -361,3 +361,16 @@ def test_the_system_error_alone_points_at_the_reducer_but_never_proves_it(taxono
     diagnosis = repository.diagnose(paste)
     assert diagnosis.best.slug == "ddp-expect-autograd-hooks-assert"
     assert diagnosis.verdict != "match"  # a SystemError may wrap any error the engine lost
+
+
+def test_a_message_wrapped_over_lines_is_read_with_its_lines_joined(taxonomy):
+    wrapped = (
+        "RuntimeError: Your training graph has changed in this iteration, e.g., one parameter "
+        "is unused in \nfirst iteration, but then got used in the second iteration. this is "
+        "not compatible with static_graph \nset to True."
+    )
+    diagnosis = repository.diagnose(wrapped)
+    assert diagnosis.best.slug == "ddp-static-graph-graph-changed"
+    assert diagnosis.best.has_specific_evidence
+    joined = [r for r in diagnosis.best.reasons if r.feature == "text_root"]
+    assert joined and joined[0].lines == (0, 1, 2)
