@@ -241,19 +241,6 @@ def folds_of(samples, k=FOLDS):
     return [[s for s in samples if fold_of[s.source] == f] for f in range(k)]
 
 
-def _fit_and_threshold(lab, folds, precision, penalty):
-    """A calibration fitted on the lab and the folds, with its match threshold chosen on
-    predictions each fold got from a fit without it."""
-    held_out = []
-    for i, fold in enumerate(folds):
-        rest = [s for j, other in enumerate(folds) if j != i for s in other]
-        coefficients = fit(lab + rest, penalty)
-        provisional = calibration_of(coefficients, match=1.0)
-        held_out += [predict(provisional, s) for s in fold]
-    coefficients = fit(lab + [s for fold in folds for s in fold], penalty)
-    return coefficients, match_threshold(held_out, precision), held_out
-
-
 @dataclass
 class Evaluation:
     calibration: Calibration
@@ -268,21 +255,26 @@ class Evaluation:
 def evaluate(samples, k=FOLDS, precision=PRECISION, penalty=PENALTY, fitted=""):
     """Cross-validate by source, then fit on everything.
 
-    Each fold of the field corpus is predicted by a calibration fitted on the lab and the
-    other folds, whose match threshold was chosen (by the same procedure, one level down) on
-    those folds alone: the figures of a fold come from nothing that saw it. The final
-    calibration is fitted on all, with the threshold chosen on the folds' held-out
-    predictions."""
+    Each fold of the field corpus is scored by coefficients fitted on the lab and the other
+    folds, and judged `match` or not by a threshold chosen on the other folds' scores (each
+    from coefficients that did not see that fold): no paste is scored by a fit that saw its
+    repository, and no threshold is chosen on the scores it is applied to. The final
+    calibration is fitted on everything, with the threshold chosen on all the folds' scores."""
     lab = [s for s in samples if s.corpus == "lab"]
     folds = folds_of([s for s in samples if s.corpus != "lab"], k)
-    predicted = []
+    scored = []  # per fold: its coefficients, and its pastes scored by them (no threshold)
     for i, fold in enumerate(folds):
-        others = [f for j, f in enumerate(folds) if j != i]
-        coefficients, threshold, _ = _fit_and_threshold(lab, others, precision, penalty)
-        calibration = calibration_of(coefficients, threshold)
-        predicted.append([predict(calibration, s) for s in fold])
+        rest = [s for j, other in enumerate(folds) if j != i for s in other]
+        coefficients = fit(lab + rest, penalty)
+        unthresholded = calibration_of(coefficients, match=1.0)
+        scored.append((coefficients, [predict(unthresholded, s) for s in fold]))
+    predicted = []
+    for i, (coefficients, _) in enumerate(scored):
+        others = [p for j, (_, fold) in enumerate(scored) if j != i for p in fold]
+        calibration = calibration_of(coefficients, match_threshold(others, precision))
+        predicted.append([predict(calibration, s) for s in folds[i]])
     coefficients = fit(lab + [s for fold in folds for s in fold], penalty)
-    threshold = match_threshold([p for fold in predicted for p in fold], precision)
+    threshold = match_threshold([p for _, fold in scored for p in fold], precision)
     final = calibration_of(coefficients, threshold, fitted=fitted)
     final = replace(final, held_out=tuple(per_entry([p for fold in predicted for p in fold])))
     return Evaluation(final, predicted, [predict(final, s) for s in lab])
