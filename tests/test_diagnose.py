@@ -374,3 +374,14 @@ def test_a_message_wrapped_over_lines_is_read_with_its_lines_joined(taxonomy):
     assert diagnosis.best.has_specific_evidence
     joined = [r for r in diagnosis.best.reasons if r.feature == "text_root"]
     assert joined and joined[0].lines == (0, 1, 2)
+
+
+def test_a_message_wrapped_in_the_middle_of_a_word_is_read_joined_too(taxonomy):
+    wrapped = (
+        "RuntimeError: Expected to have finished reduction in the prior iteration before "
+        "starting a new one. This error indicates that your module has parameters that were "
+        "not used i\nn producing loss."
+    )
+    diagnosis = repository.diagnose(wrapped)
+    assert diagnosis.best.slug == "ddp-unused-params-prior-reduction"
+    assert "producing (?:a )?loss" in " ".join(r.summary for r in diagnosis.best.reasons)

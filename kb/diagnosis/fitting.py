@@ -20,6 +20,7 @@ from kb.diagnosis.calibration import FEATURES, NONE_FEATURES, Calibration
 PARAMETERS = [*FEATURES, *(f"none.{name}" for name in NONE_FEATURES)]
 PENALTY = 0.05  # L2, per parameter: keeps a kind of evidence seen only in a few pastes sane
 PRECISION = 0.97  # of `match`, on pastes the fit did not see
+LEAST_MATCH = 0.5  # never a `match` for an answer less likely than not, however precise the rest
 POSSIBLE = 0.2  # `possible` from a one-in-five chance that the top entry is the failure
 FOLDS = 5
 BINS = 10
@@ -204,10 +205,11 @@ def predict(calibration, sample):
 
 def match_threshold(predictions, precision=PRECISION):
     """The lowest top confidence from which the answers that may be a `match` (specific
-    evidence) are right at least `precision` of the time. Where none is, the one from which
-    they are right most often, among those that keep at least half of them (a threshold that
-    keeps only the few surest is no answer for the rest); the report then shows the precision
-    it fell short at."""
+    evidence) are right at least `precision` of the time, and never below LEAST_MATCH (right
+    answers far above it would otherwise carry wrong ones below it). Where none is, the one
+    from which they are right most often, among those that keep at least half of them (a
+    threshold that keeps only the few surest is no answer for the rest); the report then
+    shows the precision it fell short at."""
     eligible = sorted(
         (p for p in predictions if p.top is not None and _specific(p)),
         key=lambda p: -p.confidence,
@@ -217,6 +219,8 @@ def match_threshold(predictions, precision=PRECISION):
         right += prediction.right
         if count < len(eligible) and eligible[count].confidence == prediction.confidence:
             continue  # a threshold cannot split equal confidences
+        if prediction.confidence < LEAST_MATCH:
+            break
         if right / count >= precision:
             reached = prediction.confidence
         if count * 2 >= len(eligible) and right / count >= best_precision:

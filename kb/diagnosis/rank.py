@@ -189,10 +189,14 @@ def evidence(index, normalised, parsed, fulltext=None):
 
 def _unwrapped_hits(index, root):
     """Signatures found in the root exception's message once its lines are joined: a message
-    a terminal, a notebook or a forum wrapped over several lines."""
+    a terminal, a notebook or a forum wrapped over several lines, at a space (joined with
+    one) or in the middle of a word (joined with none)."""
     if root is None or root.last_index == root.index:
         return set()
-    return set(index.patterns.hits(" ".join(root.message[:MAX_UNWRAPPED_CHARS].split())))
+    lines = root.message[:MAX_UNWRAPPED_CHARS].splitlines()
+    at_spaces = " ".join(" ".join(lines).split())
+    in_words = "".join(lines)
+    return set(index.patterns.hits(at_spaces)) | set(index.patterns.hits(in_words))
 
 
 def _feature(kind, scope, where, generic):
