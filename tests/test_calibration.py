@@ -198,3 +198,9 @@ def test_staff_see_each_entrys_held_out_figures_beside_its_votes(client, taxonom
     assert f'<tr id="{row["entry"]}">' in html
     assert f"<td>{row['pastes']}</td><td>{row['top1']}</td><td>{row['match']}</td>" in html
     assert "Accuracy by entry" in client.get("/admin/wizard/feedback/").content.decode()
+
+
+def test_a_match_is_never_less_likely_than_not_however_precise_the_surer_answers():
+    predictions = [prediction(0.99, True)] * 100 + [prediction(0.4, True)] * 3
+    predictions += [prediction(0.6, True)] * 2
+    assert fitting.match_threshold(predictions, precision=0.97) == 0.6
