@@ -58,6 +58,9 @@ class Scenario:
     # The corpus folder when the output is what another entry describes (a desync that ends in
     # a plain collective timeout shows the timeout's entry, not its cause's).
     shows: str = ""
+    # A fixed run that executes the entry's own snippet (tools/repro/snippets.py): the fix's key
+    # and the framework, e.g. ("init-once", "pytorch").
+    snippet: tuple[str, ...] = ()
     module: str = ""  # filled in by the registry
 
     def __post_init__(self):
@@ -128,8 +131,10 @@ def _run_rank(rank: int, main, world_size: int, pg_timeout_s: float) -> None:
     # barrier keeps one rank from tearing down gloo while the other is still
     # using it (without it, a spawn run that had completed its work aborted
     # once with "terminate called without an active exception" / SIGABRT).
-    dist.barrier()
-    dist.destroy_process_group()
+    # A fix's snippet may have torn the group down itself.
+    if dist.is_initialized():
+        dist.barrier()
+        dist.destroy_process_group()
     # Even so, about one clean run in a few hundred still aborted the same way while the
     # interpreter shut down (C++ destructors meeting a live gloo thread), turning a
     # scenario that completed into a failed lab test.  The work is done and checked at

@@ -1,41 +1,57 @@
 """DIST-002 fix: initialise only when no default group exists yet.
 
-The training code's setup is guarded with ``dist.is_initialized()``, so it
-reuses the group ``launch()`` (or a framework) created; training proceeds
-and gradients are equal across ranks.
+``launch()`` has already initialised the default gloo group (as a launcher helper or a framework
+such as Accelerate or Lightning would); the entry's own plain-PyTorch snippet guards its setup
+with ``dist.is_initialized()``, so it reuses that group, and its training loop runs with equal
+gradients across ranks.
 """
 
-from datetime import timedelta
-
 import torch
-import torch.distributed as dist
 import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel as DDP
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="dist-init-twice",
     variant="fixed-guard-is-initialized",
-    description="fix: init_process_group() only if not dist.is_initialized(); grads equal",
+    description="fix (the entry's snippet): init_process_group() only if not initialised",
     expect="complete",
     role=FIXED,
     key_text=("gradients equal across ranks",),
+    snippet=("init-once", "pytorch"),
 )
 
 
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.Linear(4, 1)
+
+    def forward(self, batch):
+        return self.layer(batch).pow(2).mean()
+
+
 def main(rank, world_size):
-    if not dist.is_initialized():
-        dist.init_process_group(
-            "gloo", rank=rank, world_size=world_size, timeout=timedelta(seconds=30)
-        )
     torch.manual_seed(0)
-    model = DDP(nn.Linear(4, 1))
+    model = Loss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    step, steps = optimizer.step, []
+
+    def checked_step():  # DDP wraps these same parameters: their gradients are the synced ones
+        assert grads_match_across_ranks(model), "gradients differ across ranks"
+        steps.append(step())
+
+    optimizer.step = checked_step
     torch.manual_seed(rank)
-    model(torch.randn(8, 4)).pow(2).mean().backward()
-    assert grads_match_across_ranks(model), "gradients differ across ranks"
+    batches = [torch.randn(8, 4) for _ in range(3)]
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
+    run_snippet(code, model=model, dataloader=batches, optimizer=optimizer)
+    assert len(steps) == 3, steps
     if rank == 0:
-        print("1 step done, gradients equal across ranks")
+        print("3 steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,62 @@
+"""The fix a user would copy, for the lab's fixed runs: an entry's snippet, read from its file
+under fixtures/ and rendered the way the wizard renders it, so that a fixed scenario runs the
+code the knowledge base shows rather than a hand-written twin of it.
+
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    CODE = fix_snippet("dist-init-twice", "init-once")                 # plain PyTorch
+    CODE = fix_snippet(SLUG, "align-no-sync", accumulation_steps="4")  # as the wizard's query
+    run_snippet(CODE, model=model, dataloader=batches, optimizer=optimizer)
+
+A scenario names the snippet it runs in its SCENARIO (`snippet=(fix key, framework)`), which is
+how the lab's tests know which fixes have been run for real.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TAXONOMY = REPO_ROOT / "fixtures"
+
+
+@cache
+def taxonomy():
+    """The entries by slug, and every family's tailoring variables, read from the files."""
+    from kb.snippets import variables_from
+    from kb.taxonomy.reading import read_taxonomy
+
+    taxonomy = read_taxonomy(TAXONOMY)
+    entries = {source.document["slug"]: source.document for source in taxonomy.entries}
+    variables = variables_from(v for f in taxonomy.families for v in f.document["variables"])
+    return entries, variables
+
+
+def fix_snippet(slug: str, fix: str, framework: str = "pytorch", **answers: str) -> str:
+    """The snippet of the entry's `fix` for `framework`, rendered with `answers` (each
+    variable's value as the wizard's query carries it, e.g. accumulation_steps="8",
+    scheduler="no") and the family's defaults for the rest."""
+    _configure_django()
+    from kb.snippets import render_snippet
+
+    entries, variables = taxonomy()
+    fixes = {f["key"]: f for f in entries[slug]["fixes"]}
+    snippets = {s["framework"]: s for s in fixes[fix]["snippets"]}
+    return render_snippet(snippets[framework]["code"], variables, answers)
+
+
+def run_snippet(code: str, **names) -> dict:
+    """Execute the snippet with `names` as the script around it would define them (the model,
+    the data, the optimizer); returns its namespace."""
+    namespace = dict(names)
+    exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102: the lab runs its own content
+    return namespace
+
+
+def _configure_django():
+    """Rendering a template reads a few settings (number formatting): a scenario is no site."""
+    from django.conf import settings
+
+    if not settings.configured:
+        settings.configure(USE_I18N=False)
