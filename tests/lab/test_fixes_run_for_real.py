@@ -8,46 +8,15 @@ from tools.repro.snippets import fix_snippet
 from tools.repro.snippets import taxonomy as lab_taxonomy
 
 FIXED = [s for s in all_scenarios() if s.role == "fixed"]
-NOT_YET = "a hand-written twin of the fix, written before scenarios could run snippets"
 # Fixed scenarios that still run a hand-written twin of the fix, and why.
 TWINS = {
-    "g1_backward_second_time_fixed": NOT_YET,
-    "g1_checkpoint_fixed_non_reentrant": NOT_YET,
-    "g1_static_graph_fixed_find_unused": NOT_YET,
-    "g1_twice_fixed_non_reentrant_find_unused": NOT_YET,
-    "g2_fixed_find_unused_off": NOT_YET,
-    "g2_fixed_find_unused_parameters_rank_branch": NOT_YET,
-    "g2_fixed_join_uneven_inputs": NOT_YET,
-    "g2_fixed_one_comm_hook": NOT_YET,
-    "g2_fixed_penalty_with_autograd_grad": NOT_YET,
-    "g2_fixed_same_accumulation_window": NOT_YET,
-    "g2_fixed_static_graph_in_constructor": NOT_YET,
-    "g2_fixed_zero_grad_bucket_view": NOT_YET,
-    "g3_address_in_use_fixed_free_port": NOT_YET,
-    "g3_env_rendezvous_fixed": NOT_YET,
-    "g3_launch_local_rank_fixed": NOT_YET,
-    "g3_nccl_fixed_backend_for_device": NOT_YET,
-    "g3_pg_fixed_init_before_ddp": NOT_YET,
-    "g3_store_timeout_fixed_nprocs": NOT_YET,
-    "g3_syncbn_fixed_convert_on_gpu_only": NOT_YET,
-    "g4_fixed_collective_in_time": NOT_YET,
-    "g4_fixed_compiled_autograd_python_reducer": NOT_YET,
-    "g4_fixed_device_ids_none_on_cpu": NOT_YET,
-    "g4_fixed_do_not_wrap_frozen": NOT_YET,
-    "g4_fixed_lazy_dummy_forward": NOT_YET,
-    "g4_fixed_same_collectives": NOT_YET,
-    "g4_fixed_same_param_shapes": NOT_YET,
-    "g4_fixed_same_trainable_params": NOT_YET,
-    "g4_fixed_state_dict_prefix": NOT_YET,
-    "graph_changed_fixed_find_unused_parameters": NOT_YET,
-    "hooks_fixed_drop_static_graph": NOT_YET,
-    "hooks_fixed_sum_losses": NOT_YET,
-    "hooks_fixed_sync_every_micro_batch": NOT_YET,
-    "hooks_fixed_sync_first_step": NOT_YET,
-    "silent_fixed_single_backward": NOT_YET,
-    "twice_fixed_non_reentrant_checkpoint": NOT_YET,
-    "twice_fixed_sum_losses": NOT_YET,
-    "unused_fixed_find_unused_parameters": NOT_YET,
+    "hooks_fixed_sync_every_micro_batch": "no snippet of the entry keeps static_graph and syncs "
+    "every micro-batch (the framework snippets only name the option)",
+    "hooks_fixed_sync_first_step": "syncing the first micro-batch is in the static-graph-off "
+    "fix's note, not in a snippet",
+    "g3_address_in_use_fixed_free_port": "the fix is torchrun's --rdzv-endpoint flag; the "
+    "snippet's own Python starts its workers with mp.spawn, which cannot start a function "
+    "that exec defined",
 }
 
 

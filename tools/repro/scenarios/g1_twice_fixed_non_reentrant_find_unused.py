@@ -1,54 +1,72 @@
-"""The fix for reentrant checkpointing under find_unused_parameters=True: use_reentrant=False.
+"""The fix for reentrant checkpointing under find_unused_parameters=True: the entry's Block.
 
-Same model as g1_twice_reentrant_find_unused, still with find_unused_parameters=True.
-Non-reentrant checkpointing keeps the layer's parameters in the forward's autograd
-graph, so DDP's unused-parameter search sees them and each becomes ready once.
+The network of g1_twice_reentrant_find_unused, still with find_unused_parameters=True, its
+checkpointed layer wrapped in the Block that the entry's plain-PyTorch snippet defines
+(checkpoint(..., use_reentrant=False)), then trained by the snippet's loop.  The snippet is run
+in its two parts as a user would paste them: the class into the model's code, and the loop
+after the model is built with it.  Non-reentrant checkpointing keeps the layer's parameters in
+the forward's autograd graph, so DDP's unused-parameter search sees them and each becomes ready
+once.  Gradients are compared across ranks after every optimizer step.
 """
 
 import torch
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.checkpoint import checkpoint
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-mark-variable-ready-twice",
     variant="fixed-non-reentrant-checkpoint-find-unused",
-    description="checkpoint(use_reentrant=False) + find_unused_parameters=True; grads equal",
+    description="the entry's snippet: Block(use_reentrant=False) + find_unused_parameters=True",
     expect="complete",
     role=FIXED,
-    key_text=("rank 0: step 1 done, gradients equal across ranks",),
+    key_text=("2 steps done, gradients equal across ranks",),
+    snippet=("non-reentrant-checkpointing", "pytorch"),
 )
+
+STEPS = 2
+# Where the snippet's definitions end and its training loop begins.
+MODEL_BUILT = "# model: the DDP-wrapped network"
 
 
 class Net(nn.Module):
-    def __init__(self):
+    """g1_twice_reentrant_find_unused's network, whose output is the loss the snippet
+    backwards; `block` is the checkpointed layer."""
+
+    def __init__(self, block):
         super().__init__()
         self.l0 = nn.Linear(4, 8)
-        self.l1 = nn.Linear(8, 8)
+        self.block = block
         self.l2 = nn.Linear(8, 1)
 
     def forward(self, x):
-        h = self.l0(x)
-        h = checkpoint(self.l1, h, use_reentrant=False)
-        return self.l2(h)
+        return self.l2(self.block(self.l0(x))).pow(2).mean()
 
 
 def main(rank, world_size):
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    definitions, marker, loop = code.partition(MODEL_BUILT)
+    assert marker, f"the snippet no longer says where the model is built ({MODEL_BUILT!r})"
+    defined = run_snippet(definitions)  # the class and the imports the loop uses
     torch.manual_seed(0)
-    model = DDP(Net(), find_unused_parameters=True)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model = DDP(Net(defined["Block"](nn.Linear(8, 8))), find_unused_parameters=True)
+    steps = []
+
+    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check_step)
     torch.manual_seed(rank)
-    for step in range(2):
-        optimizer.zero_grad()
-        model(torch.randn(8, 4)).pow(2).mean().backward()
-        same = grads_match_across_ranks(model)
-        optimizer.step()
-        state = "equal" if same else "differ"
-        print(f"rank {rank}: step {step} done, gradients {state} across ranks")
-        if not same:
-            raise SystemExit(1)
+    run_snippet(
+        marker + loop, **defined, model=model, batch=torch.randn(8, 4), num_training_steps=STEPS
+    )
+    assert len(steps) == STEPS, steps
+    if rank == 0:
+        print(f"{STEPS} steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

@@ -1,33 +1,87 @@
-"""Fix: find_unused_parameters off when every parameter is used (no warning, no graph walk)."""
+"""Fix: find_unused_parameters off when every parameter is used (the entry's snippet).
+
+The model of g2_find_unused_all_used (every parameter used in every iteration), trained by the
+entry's plain-PyTorch find-unused-off snippet, which wraps it in DDP without
+find_unused_parameters: no graph walk after each forward, and none of the reducer's warning
+that the walk found nothing.  That warning is a c10 warning printed to file descriptor 2 by the
+autograd thread, so the run reads what the snippet writes there.  Gradients are compared across
+ranks after every optimizer step.
+"""
+
+import os
+import sys
+import tempfile
 
 import torch
 import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-find-unused-parameters-perf-warning",
     variant="fixed-find-unused-off",
-    description="fix: same model with find_unused_parameters=False; completes, grads equal",
+    description="the entry's snippet: same model, find_unused_parameters off; no warning",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("3 steps done, no unused-parameter warning, gradients equal across ranks",),
+    snippet=("find-unused-off", "pytorch"),
 )
+
+STEPS = 3
+WARNING = "find_unused_parameters=True was specified in DDP constructor"
+
+
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+
+    def forward(self, batch):
+        return self.net(batch).pow(2).mean()
+
+
+def stderr_of(run):
+    """Call `run()` and return what it wrote to file descriptor 2, passing it on there too."""
+    with tempfile.TemporaryFile() as captured:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(captured.fileno(), 2)
+        try:
+            run()
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+        captured.seek(0)
+        text = captured.read().decode(errors="replace")
+    sys.stderr.write(text)
+    return text
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = DDP(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)))
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model = Loss()
+    steps = []
+
+    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
+        # DDP wraps these same parameters: their gradients are the synced ones.
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check_step)
     torch.manual_seed(rank)
-    for step in range(3):
-        model(torch.randn(8, 4)).pow(2).mean().backward()
-        assert grads_match_across_ranks(model), f"step {step}: gradients differ across ranks"
-        optimizer.step()
-        optimizer.zero_grad()
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    written = stderr_of(
+        lambda: run_snippet(code, model=model, batch=torch.randn(8, 4), num_training_steps=STEPS)
+    )
+    assert WARNING not in written, "the reducer still warns about find_unused_parameters"
+    assert len(steps) == STEPS, steps
     if rank == 0:
-        print("3 steps done, gradients equal across ranks")
+        print(f"{STEPS} steps done, no unused-parameter warning, gradients equal across ranks")
 
 
 if __name__ == "__main__":

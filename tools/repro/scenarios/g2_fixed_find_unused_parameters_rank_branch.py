@@ -1,52 +1,63 @@
-"""Fix: find_unused_parameters=True when a branch is used on some ranks only.
+"""Fix: find_unused_parameters=True when a branch is used on some ranks only (the entry's snippet).
 
-Each rank marks the parameters its own graph did not reach as ready (with a
-zero gradient), so every bucket is all-reduced on every rank.
+The model of g2_rank_dependent_unused (a layer rank 0 uses and rank 1 skips), trained by the
+entry's plain-PyTorch find-unused-parameters snippet.  Each rank marks the parameters its own
+graph did not reach as ready (with a zero gradient), so every bucket is all-reduced on every
+rank.  Gradients are compared across ranks after every optimizer step.
 """
 
 import torch
 import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.scenarios.g2_rank_dependent_unused import Net
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-rank-dependent-unused-hang",
     variant="fixed-find-unused-parameters",
-    description="fix: layer used on rank 0 only, find_unused_parameters=True; grads equal",
+    description="the entry's snippet: layer used on rank 0 only, find_unused_parameters=True",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("3 steps done, gradients equal across ranks",),
     pg_timeout_s=8.0,
+    snippet=("find-unused-parameters", "pytorch"),
 )
 
+STEPS = 3
 
-class Net(nn.Module):
-    def __init__(self):
+
+class BranchLoss(nn.Module):
+    """The snippet's `model(batch)` is the loss; whether `extra` runs depends on the rank, as
+    with a data-dependent branch."""
+
+    def __init__(self, use_extra):
         super().__init__()
-        self.body = nn.Linear(4, 8)
-        self.extra = nn.Linear(8, 8)
-        self.head = nn.Linear(8, 1)
+        self.net = Net()
+        self.use_extra = use_extra
 
-    def forward(self, x, use_extra):
-        h = torch.relu(self.body(x))
-        if use_extra:
-            h = h + self.extra(h)
-        return self.head(h)
+    def forward(self, batch):
+        return self.net(batch, self.use_extra).pow(2).mean()
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = DDP(Net(), find_unused_parameters=True)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model = BranchLoss(use_extra=rank == 0)
+    steps = []
+
+    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
+        # DDP wraps these same parameters: their gradients are the synced ones.
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check_step)
     torch.manual_seed(rank)
-    for step in range(3):
-        model(torch.randn(8, 4), rank == 0).pow(2).mean().backward()
-        assert grads_match_across_ranks(model), f"step {step}: gradients differ across ranks"
-        optimizer.step()
-        optimizer.zero_grad()
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    run_snippet(code, model=model, batch=torch.randn(8, 4), num_training_steps=STEPS)
+    assert len(steps) == STEPS, steps
     if rank == 0:
-        print("3 steps done, gradients equal across ranks")
+        print(f"{STEPS} steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

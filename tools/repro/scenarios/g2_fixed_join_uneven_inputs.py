@@ -1,39 +1,57 @@
-"""Fix: wrap the loop in Join([model]) so a rank that runs out of batches shadows the others.
+"""Fix: the entry's snippet, its loop under Join([model]), on ranks with 2 and 4 batches.
 
 A rank that has finished joins: it keeps answering the all-reduces of the
-ranks that still have batches (with zero gradients), so nobody waits.
+ranks that still have batches (with zero gradients), so nobody waits, and on
+leaving Join DDP copies the last joiner's parameters to every rank.
 """
 
 import torch
+import torch.distributed as dist
 import torch.nn as nn
-from torch.distributed.algorithms.join import Join
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from tools.repro.harness import FIXED, Scenario, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-uneven-inputs-hang",
     variant="fixed-join",
-    description="fix: rank 0 has 2 batches, rank 1 has 4, loop under Join([model]); completes",
+    description="fix (the entry's snippet): rank 0 has 2 batches, rank 1 has 4, Join; completes",
     expect="complete",
     role=FIXED,
-    key_text=("all ranks done",),
+    key_text=("all ranks done, parameters equal across ranks",),
     pg_timeout_s=8.0,
+    snippet=("join-uneven-inputs", "pytorch"),
 )
+
+
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+
+    def forward(self, batch):
+        return self.net(batch).pow(2).mean()
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = DDP(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)))
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model = DDP(Loss())
     torch.manual_seed(rank)
-    batches = [torch.randn(8, 4) for _ in range(2 if rank == 0 else 4)]
-    with Join([model]):
-        for x in batches:
-            model(x).pow(2).mean().backward()
-            optimizer.step()
-            optimizer.zero_grad()
-    print(f"rank {rank}: {len(batches)} batches, all ranks done")
+    batches = [torch.randn(8, 4) for _ in range(2 if rank == 0 else 4)]  # uneven shards
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    optimizer = run_snippet(code, model=model, dataloader=batches)["optimizer"]
+    # Every rank stepped once per batch of its own, the longer one through the all-reduces
+    # its joined peer shadowed.
+    steps = {int(state["step"]) for state in optimizer.state.values()}
+    assert steps == {len(batches)}, steps
+    local = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
+    gathered = [torch.empty_like(local) for _ in range(world_size)]
+    dist.all_gather(gathered, local)
+    assert all(torch.equal(gathered[0], g) for g in gathered[1:]), "parameters differ"
+    print(f"rank {rank}: {len(batches)} batches, all ranks done, parameters equal across ranks")
 
 
 if __name__ == "__main__":

@@ -1,40 +1,59 @@
-"""Fix: derive the no_sync() window from a step counter that is the same on every rank."""
+"""Fix: the entry's snippet, whose no_sync() window comes from a step counter and a constant
+number of accumulation steps, the same on every rank (2 micro-batches per optimizer step here).
 
-import contextlib
+Every rank then runs its synchronised backwards at the same micro-batches, so the all-reduces
+pair up and the gradients each optimizer step applies are equal across ranks.
+"""
 
 import torch
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.optim.optimizer import register_optimizer_step_pre_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-no-sync-misuse",
     variant="fixed-same-accumulation-window",
-    description="fix: one accumulation window for all ranks; completes, grads equal",
+    description="fix (the entry's snippet): one accumulation window for all ranks; grads equal",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("3 optimizer steps done, gradients equal across ranks",),
     pg_timeout_s=8.0,
+    snippet=("same-window-every-rank", "pytorch"),
 )
 
-ACCUMULATION_STEPS = 2  # a constant, not something computed from this rank's data
+
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+
+    def forward(self, batch):
+        x, y = batch
+        return nn.functional.mse_loss(self.net(x), y)
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = DDP(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)))
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    module = Loss()
+    steps = []
+
+    def before_step(optimizer, args, kwargs):  # the snippet creates its own optimizer
+        # DDP wraps these same parameters: their gradients are the synced ones
+        assert grads_match_across_ranks(module), f"step {len(steps)}: gradients differ"
+        steps.append(optimizer)
+
+    hook = register_optimizer_step_pre_hook(before_step)
     torch.manual_seed(rank)
-    for i in range(6):
-        x, y = torch.randn(8, 4), torch.randn(8, 1)
-        sync_now = (i + 1) % ACCUMULATION_STEPS == 0
-        with contextlib.nullcontext() if sync_now else model.no_sync():
-            (nn.functional.mse_loss(model(x), y) / ACCUMULATION_STEPS).backward()
-        if sync_now:
-            assert grads_match_across_ranks(model), f"micro-batch {i}: gradients differ"
-            optimizer.step()
-            optimizer.zero_grad()
+    batches = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(6)]
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, accumulation_steps="2", scheduler="no")
+    run_snippet(code, model=DDP(module), dataloader=batches)
+    hook.remove()
+    assert len(steps) == 3, f"{len(steps)} optimizer steps"
     if rank == 0:
         print("3 optimizer steps done, gradients equal across ranks")
 

@@ -1,33 +1,69 @@
-"""Fix: pass static_graph=True to the constructor (and drop find_unused_parameters)."""
+"""Fix: static_graph=True in the constructor, without find_unused_parameters (the entry's snippet).
+
+The model of g2_set_static_graph_late and g2_static_graph_with_find_unused, trained by the
+entry's plain-PyTorch static-graph-in-constructor snippet: static_graph is set when DDP is built,
+so no _set_static_graph() comes too late and DDP has no warning about find_unused_parameters or
+about static_graph being set again.  Gradients are compared across ranks after every optimizer
+step.
+"""
+
+import warnings
 
 import torch
 import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-static-graph-misc-warnings",
     variant="fixed-static-graph-in-constructor",
-    description="fix: DDP(model, static_graph=True) before training; completes, grads equal",
+    description="the entry's snippet: DDP(model, static_graph=True); no warning, grads equal",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("3 steps done with static_graph, no warning, gradients equal across ranks",),
+    snippet=("static-graph-in-constructor", "pytorch"),
 )
+
+STEPS = 3
+
+
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+
+    def forward(self, batch):
+        return self.net(batch).pow(2).mean()
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = DDP(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)), static_graph=True)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model = Loss()
+    steps = []
+
+    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
+        # DDP wraps these same parameters: their gradients are the synced ones.
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check_step)
     torch.manual_seed(rank)
-    for step in range(3):
-        model(torch.randn(8, 4)).pow(2).mean().backward()
-        assert grads_match_across_ranks(model), f"step {step}: gradients differ across ranks"
-        optimizer.step()
-        optimizer.zero_grad()
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        namespace = run_snippet(
+            code, model=model, batch=torch.randn(8, 4), num_training_steps=STEPS
+        )
+    about_static_graph = [str(w.message) for w in caught if "static_graph" in str(w.message)]
+    assert about_static_graph == [], about_static_graph
+    assert namespace["model"].static_graph, "DDP was built without static_graph"
+    assert len(steps) == STEPS, steps
     if rank == 0:
-        print("3 steps done, gradients equal across ranks")
+        print(f"{STEPS} steps done with static_graph, no warning, gradients equal across ranks")
 
 
 if __name__ == "__main__":

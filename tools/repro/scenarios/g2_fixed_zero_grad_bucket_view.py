@@ -1,35 +1,61 @@
-"""Fix: let the optimizer clear the gradients (optimizer.zero_grad(), set_to_none by default)."""
+"""Fix: the entry's snippet lets the optimizer clear the gradients (optimizer.zero_grad(), set to
+None), never grad.detach_() on DDP's bucket views.
+
+The model of g2_grad_bucket_view_detach, trained by the entry's plain-PyTorch optimizer-zero-grad
+snippet with gradient_as_bucket_view=True kept, where the broken run's hand-written zero_grad
+raised "Can't detach views in-place".  Gradients are compared across ranks after every
+optimizer step.
+"""
 
 import torch
 import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-gradient-as-bucket-view-detach",
     variant="fixed-optimizer-zero-grad",
-    description="fix: gradient_as_bucket_view=True with optimizer.zero_grad(); grads equal",
+    description="fix (the entry's snippet): gradient_as_bucket_view with optimizer.zero_grad()",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("3 steps done with gradient_as_bucket_view, gradients equal across ranks",),
+    snippet=("optimizer-zero-grad", "pytorch"),
 )
+
+STEPS = 3
+
+
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+
+    def forward(self, batch):
+        return self.net(batch).pow(2).mean()
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = DDP(
-        nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)), gradient_as_bucket_view=True
-    )
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model = Loss()
+    steps = []
+
+    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
+        # DDP wraps these same parameters: their gradients are the synced ones.
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check_step)
     torch.manual_seed(rank)
-    for step in range(3):
-        model(torch.randn(8, 4)).pow(2).mean().backward()
-        assert grads_match_across_ranks(model), f"step {step}: gradients differ across ranks"
-        optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    namespace = run_snippet(code, model=model, batch=torch.randn(8, 4), num_training_steps=STEPS)
+    assert namespace["model"].gradient_as_bucket_view, "DDP was built without bucket views"
+    assert len(steps) == STEPS, steps
     if rank == 0:
-        print("3 steps done, gradients equal across ranks")
+        print(f"{STEPS} steps done with gradient_as_bucket_view, gradients equal across ranks")
 
 
 if __name__ == "__main__":

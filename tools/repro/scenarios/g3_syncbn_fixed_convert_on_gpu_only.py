@@ -1,37 +1,57 @@
 """CFG-006 fix: convert to SyncBatchNorm only for GPU training.
 
-On CPU the model keeps plain BatchNorm (each rank normalises with its own
-batch statistics), DDP accepts it and training proceeds with equal gradients.
+Runs the entry's own plain-PyTorch snippet on the broken run's BatchNorm model: without CUDA it
+skips the conversion, so the model keeps plain BatchNorm (each rank normalises with its own
+batch statistics), DDP accepts it where it refused the converted model, and training proceeds
+with equal gradients.
 """
 
 import torch
-import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel as DDP
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
 from tools.repro.scenarios.g3_syncbn_cpu_ddp import net
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="syncbn-misuse",
     variant="fixed-convert-on-gpu-only",
-    description="fix: SyncBatchNorm only when training on GPUs; plain BatchNorm on CPU",
+    description="fix (the entry's snippet): SyncBatchNorm only on GPUs; plain BatchNorm on CPU",
     expect="complete",
     role=FIXED,
     key_text=("gradients equal across ranks",),
+    snippet=("syncbn-gpu-only", "pytorch"),
 )
+
+
+class Loss(torch.nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = net()
+
+    def forward(self, batch):
+        return self.net(batch).pow(2).mean()
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = net()
-    if torch.cuda.is_available():
-        model = nn.SyncBatchNorm.convert_sync_batchnorm(model).cuda()
-    model = DDP(model)
+    model = Loss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    step, steps = optimizer.step, []
+
+    def checked_step():  # DDP wraps these same parameters: their gradients are the synced ones
+        assert grads_match_across_ranks(model), "gradients differ across ranks"
+        steps.append(step())
+
+    optimizer.step = checked_step
     torch.manual_seed(rank)
-    model(torch.randn(8, 4)).pow(2).mean().backward()
-    assert grads_match_across_ranks(model), "gradients differ across ranks"
+    batches = [torch.randn(8, 4) for _ in range(3)]
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
+    run_snippet(code, model=model, dataloader=batches, optimizer=optimizer)
+    assert len(steps) == 3, steps
     if rank == 0:
-        print("1 step done, gradients equal across ranks")
+        print("3 steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

@@ -1,36 +1,68 @@
-"""Fix: optimize_ddp="python_reducer" set before wrapping, so compiled autograd traces the
-gradient all-reduces instead of meeting the C++ reducer's hooks."""
+"""Fix: the entry's snippet, optimize_ddp="python_reducer" set before wrapping, so compiled
+autograd traces the gradient all-reduces instead of meeting the C++ reducer's hooks.
+
+The model of g4_compiled_autograd_cpp_reducer, trained by the entry's plain-PyTorch
+python-reducer-before-wrapping snippet: it turns compiled autograd on and runs each step's forward
+and backward inside torch.compile (default backend), so the backward is compiled as in the broken
+run.  This machine has no GPU, so the snippet wraps without device_ids.  Without the Python
+reducer line the same snippet raises the broken run's "not compatible with C++ DDP Reducer";
+with it, every step completes with gradients equal across ranks.
+"""
 
 import torch
-import torch._dynamo
 import torch.nn as nn
-from torch._dynamo import compiled_autograd
-from torch.nn.parallel import DistributedDataParallel as DDP
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-torch-compile",
     variant="fixed-python-reducer",
-    description="fix: optimize_ddp='python_reducer' before DDP(); compiled backward, grads equal",
+    description="fix (the entry's snippet): python_reducer before DDP(); compiled, grads equal",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("2 compiled steps done, gradients equal across ranks",),
+    snippet=("python-reducer-before-wrapping", "pytorch"),
 )
+
+STEPS = 2
+
+
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+
+    def forward(self, batch):
+        return self.net(batch).pow(2).mean()
 
 
 def main(rank, world_size):
-    torch._dynamo.config.optimize_ddp = "python_reducer"  # before DDP() is constructed
     torch.manual_seed(0)
-    model = DDP(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)))
-    compiled = torch.compile(model, backend="aot_eager")
+    model = Loss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    step, steps = optimizer.step, []
+
+    def checked_step():  # DDP wraps these same parameters: their gradients are the synced ones
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ"
+        steps.append(step())
+
+    optimizer.step = checked_step
     torch.manual_seed(rank)
-    loss = compiled(torch.randn(8, 4)).pow(2).mean()
-    with compiled_autograd._enable(torch.compile(backend="aot_eager")):
-        loss.backward()
-    assert grads_match_across_ranks(model), "gradients differ across ranks"
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
+    run_snippet(
+        code,
+        model=model,
+        optimizer=optimizer,
+        batch=torch.randn(8, 4),
+        num_training_steps=STEPS,
+        local_rank=rank,
+    )
+    assert len(steps) == STEPS, f"{len(steps)} optimizer steps"
     if rank == 0:
-        print("1 compiled step done, gradients equal across ranks")
+        print(f"{STEPS} compiled steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

@@ -1,34 +1,61 @@
-"""Fix: device_ids only for a module on one GPU; None (the default) on CPU."""
+"""Fix: the entry's snippet, device_ids only for a module on one GPU; None (the default) on CPU.
+
+This machine has no GPU, so the snippet takes its CPU branch: DDP(model) without device_ids,
+where the broken run's DDP(model, device_ids=[local_rank]) raised ValueError in the constructor.
+"""
 
 import torch
 import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel as DDP
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-device-ids-misuse",
     variant="fixed-device-ids-only-on-gpu",
-    description="fix: device_ids=[local_rank] only when the module is on that GPU; trains on CPU",
+    description="fix (the entry's snippet): device_ids only for a module on a GPU; CPU trains",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("2 steps done, gradients equal across ranks",),
+    snippet=("device-ids-for-one-gpu-only", "pytorch"),
 )
+
+
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.Linear(4, 2)
+
+    def forward(self, batch):
+        return self.layer(batch).mean()
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    local_rank = rank
-    model = nn.Linear(4, 2)
-    if torch.cuda.is_available():
-        model = DDP(model.to(local_rank), device_ids=[local_rank])
-    else:
-        model = DDP(model)  # CPU (or a module spread over several GPUs): no device_ids
+    model = Loss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    step, steps = optimizer.step, []
+
+    def checked_step():  # DDP wraps these same parameters: their gradients are the synced ones
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ"
+        steps.append(step())
+
+    optimizer.step = checked_step
     torch.manual_seed(rank)
-    model(torch.randn(8, 4)).mean().backward()
-    assert grads_match_across_ranks(model), "gradients differ across ranks"
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
+    run_snippet(
+        code,
+        model=model,
+        optimizer=optimizer,
+        batch=torch.randn(8, 4),
+        num_training_steps=2,
+        local_rank=rank,
+    )
+    assert len(steps) == 2, f"{len(steps)} optimizer steps"
     if rank == 0:
-        print("1 step done, gradients equal across ranks")
+        print("2 steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

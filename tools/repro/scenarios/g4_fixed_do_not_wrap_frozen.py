@@ -1,34 +1,58 @@
-"""Fix: wrap only the module that trains; the frozen teacher stays a plain module."""
+"""Fix: the entry's snippet wraps only the module that trains; the frozen teacher stays a plain
+module.
+
+The student and frozen teacher of g4_no_trainable_params, trained by the entry's plain-PyTorch
+do-not-wrap-frozen snippet (distillation: the teacher's outputs under no_grad are the student's
+targets), where the broken run's DDP(teacher) raised.  This machine has no GPU, so the snippet
+wraps the student without device_ids.  The student's gradients are compared across ranks after
+every optimizer step.
+"""
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
-from torch.nn.parallel import DistributedDataParallel as DDP
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-no-trainable-params",
     variant="fixed-teacher-not-wrapped",
-    description="fix: DDP() around the student only; distillation step, grads equal",
+    description="fix (the entry's snippet): DDP() around the student only; grads equal",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("2 distillation steps done, gradients equal across ranks",),
+    snippet=("do-not-wrap-frozen", "pytorch"),
 )
+
+STEPS = 2
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    student = DDP(nn.Linear(4, 2))
-    teacher = nn.Linear(4, 2).requires_grad_(False).eval()  # no DDP: nothing to synchronise
+    student = nn.Linear(4, 2)
+    teacher = nn.Linear(4, 2).requires_grad_(False)
+    optimizer = torch.optim.SGD(student.parameters(), lr=0.1)
+    step, steps = optimizer.step, []
+
+    def checked_step():  # DDP wraps these same parameters: their gradients are the synced ones
+        assert grads_match_across_ranks(student), f"step {len(steps)}: gradients differ"
+        steps.append(step())
+
+    optimizer.step = checked_step
     torch.manual_seed(rank)
-    x = torch.randn(8, 4)
-    with torch.no_grad():
-        target = teacher(x)
-    F.mse_loss(student(x), target).backward()
-    assert grads_match_across_ranks(student), "gradients differ across ranks"
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
+    run_snippet(
+        code,
+        student=student,
+        teacher=teacher,
+        optimizer=optimizer,
+        batch=torch.randn(8, 4),
+        num_training_steps=STEPS,
+        local_rank=rank,
+    )
+    assert len(steps) == STEPS, f"{len(steps)} optimizer steps"
     if rank == 0:
-        print("1 step done, gradients equal across ranks")
+        print(f"{STEPS} distillation steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

@@ -1,56 +1,84 @@
 """Fix: save model.module.state_dict(); strip "module." (and torch.compile's "_orig_mod.")
-from checkpoints saved the old way."""
+from checkpoints saved the old way.
 
-import os
+Runs the entry's own plain-PyTorch snippet in each rank's own working directory, once with an
+old.pt saved from the DDP wrapper and once with one saved from torch.compile(DDP(model)) (the
+broken runs' checkpoints): it trains, saves model.pt from the model inside the wrapper, strips
+the prefixes from old.pt before loading it into the plain model, and loads model.pt back into
+the wrapped model through `.module`.
+"""
+
+import contextlib
 import tempfile
 
 import torch
 import torch.nn as nn
-from torch.nn.modules.utils import consume_prefix_in_state_dict_if_present
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-from tools.repro.harness import FIXED, Scenario, launch
+from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-state-dict-module-prefix",
     variant="fixed-save-module-state-dict",
-    description="fix: save .module.state_dict(); old prefixed checkpoints loaded via consume",
+    description="fix (the entry's snippet): save .module.state_dict(); old checkpoints consumed",
     expect="complete",
     role=FIXED,
     key_text=("every checkpoint loaded into the plain model",),
+    snippet=("save-and-load-the-inner-module", "pytorch"),
 )
 
 
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.Linear(4, 2)
+
+    def forward(self, batch):
+        return self.layer(batch).pow(2).mean()
+
+
 def main(rank, world_size):
-    torch.manual_seed(0)
-    model = DDP(nn.Linear(4, 2))
-    tmp = tempfile.gettempdir()
-    new_path = os.path.join(tmp, f"g4-fixed-{os.getpid()}.pt")
-    old_path = os.path.join(tmp, f"g4-old-{os.getpid()}.pt")
-    torch.save(model.module.state_dict(), new_path)  # keys: weight, bias
-    torch.save(model.state_dict(), old_path)  # an old checkpoint: module.weight, module.bias
-    compiled = torch.compile(model)
-    compiled_path = os.path.join(tmp, f"g4-compiled-{os.getpid()}.pt")
-    torch.save(compiled.state_dict(), compiled_path)  # _orig_mod.module.weight, ...
-    torch.save(compiled.module.state_dict(), new_path)  # through the compiled model: weight, bias
-    try:
-        plain = nn.Linear(4, 2)
-        plain.load_state_dict(torch.load(new_path))
-        old = torch.load(old_path)
-        consume_prefix_in_state_dict_if_present(old, "module.")
-        plain.load_state_dict(old)
-        old = torch.load(compiled_path)
-        consume_prefix_in_state_dict_if_present(old, "_orig_mod.")
-        consume_prefix_in_state_dict_if_present(old, "module.")
-        plain.load_state_dict(old)
-        model.module.load_state_dict(torch.load(new_path))  # loading into the wrapper
-    finally:
-        os.remove(new_path)
-        os.remove(old_path)
-        os.remove(compiled_path)
-    assert torch.equal(plain.weight, model.module.weight)
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
+    run_with_old_checkpoint(code, rank, lambda model: model.state_dict())  # "module.<name>"
+    run_with_old_checkpoint(code, rank, lambda model: torch.compile(model).state_dict())
     if rank == 0:
         print("every checkpoint loaded into the plain model")
+
+
+def run_with_old_checkpoint(code, rank, state_dict_of):
+    torch.manual_seed(0)
+    model = DDP(Loss())
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    step, steps = optimizer.step, []
+
+    def checked_step():
+        assert grads_match_across_ranks(model), "gradients differ across ranks"
+        steps.append(step())
+
+    optimizer.step = checked_step
+    untrained = {k: v.clone() for k, v in model.module.state_dict().items()}
+    torch.manual_seed(rank + 1)
+    plain_model = Loss()
+    with tempfile.TemporaryDirectory() as run_dir, contextlib.chdir(run_dir):
+        torch.save(state_dict_of(model), "old.pt")  # saved the old way, before training
+        run_snippet(
+            code,
+            model=model,
+            batch=torch.randn(8, 4),
+            optimizer=optimizer,
+            num_training_steps=3,
+            plain_model=plain_model,
+        )
+        saved = torch.load("model.pt")
+    assert len(steps) == 3, steps
+    trained = model.module.state_dict()
+    assert saved.keys() == trained.keys(), list(saved)  # plain names, no prefix
+    assert all(torch.equal(saved[k], v) for k, v in trained.items())
+    loaded = plain_model.state_dict()
+    assert all(torch.equal(loaded[k], v) for k, v in untrained.items()), "old.pt not loaded"
 
 
 if __name__ == "__main__":

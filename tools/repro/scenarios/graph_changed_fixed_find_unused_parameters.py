@@ -1,49 +1,63 @@
-"""Fix: a graph that changes between iterations needs find_unused_parameters=True."""
+"""Fix: a graph that changes between iterations needs find_unused_parameters=True.
+
+The model of graph_changed_param_unused_first_iteration (an aux head unused in iteration 1 and
+used from iteration 2 on), trained by the entry's plain-PyTorch static-graph-off snippet, which
+wraps it in DDP without static_graph and with find_unused_parameters=True.  Gradients are
+compared across ranks after every optimizer step.
+"""
 
 import torch
 import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.scenarios.graph_changed_param_unused_first_iteration import Net
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-static-graph-graph-changed",
     variant="fixed-find-unused-parameters",
-    description="fix: aux head used from iteration 2, find_unused_parameters=True; grads equal",
+    description="the entry's snippet: aux head used from iteration 2, find_unused_parameters=True",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("3 steps done, gradients equal across ranks",),
+    snippet=("static-graph-off", "pytorch"),
 )
 
+STEPS = 3
 
-class Net(nn.Module):
+
+class AuxLaterLoss(nn.Module):
+    """The snippet's `model(batch)` is the loss; the aux head joins from the second iteration,
+    as from step 1 of the broken run."""
+
     def __init__(self):
         super().__init__()
-        self.body = nn.Linear(4, 8)
-        self.head = nn.Linear(8, 1)
-        self.aux_head = nn.Linear(8, 1)
+        self.net = Net()
+        self.iterations = 0
 
-    def forward(self, x, use_aux):
-        h = torch.relu(self.body(x))
-        out = self.head(h)
-        if use_aux:
-            out = out + self.aux_head(h)
-        return out
+    def forward(self, batch):
+        self.iterations += 1
+        return self.net(batch, use_aux=self.iterations >= 2).pow(2).mean()
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = DDP(Net(), find_unused_parameters=True)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model = AuxLaterLoss()
+    steps = []
+
+    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
+        # DDP wraps these same parameters: their gradients are the synced ones.
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check_step)
     torch.manual_seed(rank)
-    for step in range(3):
-        use_aux = step >= 1
-        model(torch.randn(8, 4), use_aux).pow(2).mean().backward()
-        assert grads_match_across_ranks(model), f"step {step}: gradients differ across ranks"
-        optimizer.step()
-        optimizer.zero_grad()
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    run_snippet(code, model=model, batch=torch.randn(8, 4), num_training_steps=STEPS)
+    assert len(steps) == STEPS, steps
     if rank == 0:
-        print("3 steps done, gradients equal across ranks")
+        print(f"{STEPS} steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

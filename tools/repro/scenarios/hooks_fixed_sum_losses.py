@@ -1,24 +1,30 @@
-"""Fix: sum the losses of one forward into ONE backward (static_graph=True kept).
+"""Fix (the entry's snippet): sum the losses of one forward into ONE backward, static_graph kept.
 
 The historic form of the assert (torch 2.0, pytorch#106953) came from
-loss1.backward(retain_graph=True); loss2.backward() on a static_graph model.
-One backward per forward restores the reducer's one-backward contract.
+loss1.backward(retain_graph=True); loss2.backward() on a static_graph model.  The entry's
+plain-PyTorch single-backward snippet trains the same two-headed static_graph model with one
+backward per forward, which restores the reducer's one-backward contract.
 """
 
 import torch
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-expect-autograd-hooks-assert",
     variant="fixed-sum-losses",
-    description="fix: static_graph=True, two heads, (loss_a + loss_b).backward(); grads equal",
+    description="fix (the entry's snippet): static_graph=True, two heads, one summed backward",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("3 steps done, gradients equal across ranks",),
+    snippet=("single-backward", "pytorch"),
 )
+
+STEPS = 3
 
 
 class TwoHeads(nn.Module):
@@ -36,17 +42,26 @@ class TwoHeads(nn.Module):
 def main(rank, world_size):
     torch.manual_seed(0)
     model = DDP(TwoHeads(), static_graph=True)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    steps = []
+
+    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check_step)
     torch.manual_seed(rank)
-    for step in range(3):
-        out_a, out_b = model(torch.randn(8, 4))
-        loss = out_a.pow(2).mean() + out_b.abs().mean()
-        loss.backward()
-        assert grads_match_across_ranks(model), f"step {step}: gradients differ across ranks"
-        optimizer.step()
-        optimizer.zero_grad()
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    run_snippet(
+        code,
+        model=model,
+        batch=torch.randn(8, 4),
+        num_training_steps=STEPS,
+        loss_fn_a=lambda out: out.pow(2).mean(),
+        loss_fn_b=lambda out: out.abs().mean(),
+    )
+    assert len(steps) == STEPS, steps
     if rank == 0:
-        print("3 steps done, gradients equal across ranks")
+        print(f"{STEPS} steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

@@ -1,46 +1,54 @@
-"""Fix: two heads on one trunk, losses summed into a single backward (default DDP)."""
+"""Fix: two heads on one trunk, losses summed into a single backward (the entry's snippet).
+
+The model of twice_two_losses_shared_trunk on default DDP, trained by the entry's plain-PyTorch
+single-backward snippet with the broken run's two losses: one backward reports every shared
+parameter once.  Gradients are compared across ranks after every optimizer step.
+"""
 
 import torch
-import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.scenarios.twice_two_losses_shared_trunk import TwoHeads
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-mark-variable-ready-twice",
     variant="fixed-sum-losses",
-    description="fix: (loss_a + loss_b).backward() on default DDP; completes, grads equal",
+    description="the entry's snippet: loss_fn_a(out_a) + loss_fn_b(out_b) in one backward",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("2 steps done, gradients equal across ranks",),
+    snippet=("single-backward", "pytorch"),
 )
 
-
-class TwoHeads(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.trunk = nn.Linear(4, 8)
-        self.head_a = nn.Linear(8, 1)
-        self.head_b = nn.Linear(8, 1)
-
-    def forward(self, x):
-        h = torch.relu(self.trunk(x))
-        return self.head_a(h), self.head_b(h)
+STEPS = 2
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
     model = DDP(TwoHeads())
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    steps = []
+
+    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check_step)
     torch.manual_seed(rank)
-    for step in range(2):
-        out_a, out_b = model(torch.randn(8, 4))
-        (out_a.pow(2).mean() + out_b.abs().mean()).backward()
-        assert grads_match_across_ranks(model), f"step {step}: gradients differ across ranks"
-        optimizer.step()
-        optimizer.zero_grad()
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    run_snippet(
+        code,
+        model=model,
+        batch=torch.randn(8, 4),
+        num_training_steps=STEPS,
+        loss_fn_a=lambda out: out.pow(2).mean(),
+        loss_fn_b=lambda out: out.abs().mean(),
+    )
+    assert len(steps) == STEPS, steps
     if rank == 0:
-        print("2 steps done, gradients equal across ranks")
+        print(f"{STEPS} steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":

@@ -1,48 +1,61 @@
 """Fix: DDP(find_unused_parameters=True) for a model with a parameter that gets no gradient.
 
-(Or delete the layer / set requires_grad=False on it, which avoids the extra
-graph traversal find_unused_parameters costs every iteration.)
+The model of unused_param_no_find_unused (a layer no forward uses), trained by the entry's
+plain-PyTorch find-unused-parameters snippet, which wraps it in DDP with
+find_unused_parameters=True.  Gradients are compared across ranks after every optimizer step.
+(Deleting the layer or freezing it, the entry's other fix, avoids the extra graph traversal
+find_unused_parameters costs every iteration.)
 """
 
 import torch
 import torch.nn as nn
-from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.scenarios.unused_param_no_find_unused import Net
+from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-unused-params-prior-reduction",
     variant="fixed-find-unused-parameters",
-    description="fix: same unused layer with DDP(find_unused_parameters=True); grads equal",
+    description="the entry's snippet: same unused layer, DDP(find_unused_parameters=True)",
     expect="complete",
     role=FIXED,
-    key_text=("gradients equal across ranks",),
+    key_text=("3 steps done, gradients equal across ranks",),
+    snippet=("find-unused-parameters", "pytorch"),
 )
 
+STEPS = 3
 
-class Net(nn.Module):
+
+class Loss(nn.Module):
+    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
+
     def __init__(self):
         super().__init__()
-        self.body = nn.Linear(4, 8)
-        self.head = nn.Linear(8, 1)
-        self.unused = nn.Linear(8, 8)
+        self.net = Net()
 
-    def forward(self, x):
-        return self.head(torch.relu(self.body(x)))
+    def forward(self, batch):
+        return self.net(batch).pow(2).mean()
 
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = DDP(Net(), find_unused_parameters=True)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    model = Loss()
+    steps = []
+
+    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
+        # DDP wraps these same parameters: their gradients are the synced ones.
+        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check_step)
     torch.manual_seed(rank)
-    for step in range(3):
-        model(torch.randn(8, 4)).pow(2).mean().backward()
-        assert grads_match_across_ranks(model), f"step {step}: gradients differ across ranks"
-        optimizer.step()
-        optimizer.zero_grad()
+    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
+    run_snippet(code, model=model, batch=torch.randn(8, 4), num_training_steps=STEPS)
+    assert len(steps) == STEPS, steps
     if rank == 0:
-        print("3 steps done, gradients equal across ranks")
+        print(f"{STEPS} steps done, gradients equal across ranks")
 
 
 if __name__ == "__main__":
