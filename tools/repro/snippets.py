@@ -46,11 +46,34 @@ def fix_snippet(slug: str, fix: str, framework: str = "pytorch", **answers: str)
     return render_snippet(snippets[framework]["code"], variables, answers)
 
 
+# Every DDP model a snippet built, kept until the process ends (see run_snippet).
+_KEPT = []
+
+
 def run_snippet(code: str, **names) -> dict:
     """Execute the snippet with `names` as the script around it would define them (the model,
-    the data, the optimizer); returns its namespace."""
+    the data, the optimizer); returns its namespace.
+
+    The DDP models it builds live until the process ends. A snippet may destroy the process
+    group and drop its model inside a function of its own; freeing the model then frees the
+    group's last reference, and on torch 2.13.0 that deadlocks now and then (~ProcessGroupGloo,
+    holding the GIL, joins gloo's thread, which waits for the GIL to free a finished
+    collective's tensors). The lab's workers end with os._exit, so nothing frees them."""
+    import torch.nn.parallel as parallel
+
+    original = parallel.DistributedDataParallel
+
+    class KeptDDP(original):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            _KEPT.append(self)
+
     namespace = dict(names)
-    exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102: the lab runs its own content
+    parallel.DistributedDataParallel = KeptDDP
+    try:
+        exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102: the lab's own content
+    finally:
+        parallel.DistributedDataParallel = original
     return namespace
 
 
