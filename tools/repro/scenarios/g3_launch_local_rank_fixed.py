@@ -15,7 +15,13 @@ import sys
 import torch
 import torch.nn as nn
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, started_by_torchrun
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    check_each_step,
+    exit_worker,
+    started_by_torchrun,
+)
 from tools.repro.scenarios.g3_launch_local_rank_arg import legacy_launch_command
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -45,13 +51,7 @@ def main(rank, world_size):
     torch.manual_seed(0)
     model = Loss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    step, steps = optimizer.step, []
-
-    def checked_step():  # the snippet destroys the group at its end: check while it exists
-        assert grads_match_across_ranks(model), "gradients differ across ranks"
-        steps.append(step())
-
-    optimizer.step = checked_step
+    steps = check_each_step(optimizer, model)
     torch.manual_seed(rank)
     batches = [torch.randn(8, 4) for _ in range(3)]
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
@@ -61,22 +61,12 @@ def main(rank, world_size):
     assert len(steps) == 3, steps
     if rank == 0:
         print(f"local_rank={local_rank}: 3 steps done, gradients equal across ranks")
-    leave()
-
-
-def leave():
-    """End the worker before the interpreter's teardown: the snippet's DDP wrapper holds the
-    last reference to the group the snippet destroyed, and freeing it deadlocked now and then on
-    torch 2.13.0 (~ProcessGroupGloo, holding the GIL, joins gloo's thread, which waits for the
-    GIL to free a finished all_gather's tensors)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
 
 
 if __name__ == "__main__":
     if started_by_torchrun():  # torchrun's workers, or the legacy launcher's (LOCAL_RANK set)
         main(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]))
+        exit_worker()
     else:
         command = legacy_launch_command("tools.repro.scenarios.g3_launch_local_rank_fixed")
         sys.exit(subprocess.call([*command, "--epochs", "1"], timeout=60))

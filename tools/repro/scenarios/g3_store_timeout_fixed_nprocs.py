@@ -9,20 +9,14 @@ are; started with plain ``python -m``, each spawned worker exports its rank and 
 processes started (nprocs) the way torchrun does.
 """
 
-import os
-import sys
-
 import torch
-import torch.multiprocessing as mp
 import torch.nn as nn
 
 from tools.repro.harness import (
     FIXED,
-    WORLD_SIZE,
     Scenario,
-    free_port,
-    grads_match_across_ranks,
-    started_by_torchrun,
+    check_each_step,
+    launch_without_group,
 )
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -52,13 +46,7 @@ def main(rank, world_size):
     torch.manual_seed(0)
     model = Loss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    step, steps = optimizer.step, []
-
-    def checked_step():  # the snippet destroys the group at its end: check while it exists
-        assert grads_match_across_ranks(model), "gradients differ across ranks"
-        steps.append(step())
-
-    optimizer.step = checked_step
+    steps = check_each_step(optimizer, model)
     torch.manual_seed(rank)
     batches = [torch.randn(8, 4) for _ in range(3)]
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
@@ -67,28 +55,7 @@ def main(rank, world_size):
     assert len(steps) == 3, steps
     if rank == 0:
         print(f"world of {world_size}: 3 steps done, gradients equal across ranks")
-    leave()
-
-
-def leave():
-    """End the worker as launch() does, before the interpreter's teardown: the snippet's DDP
-    wrapper holds the last reference to the group the snippet destroyed, and freeing it
-    deadlocked now and then on torch 2.13.0 (~ProcessGroupGloo, holding the GIL, joins gloo's
-    thread, which waits for the GIL to free a finished all_gather's tensors)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
-
-
-def spawned(rank, world_size):
-    os.environ.update(RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE=str(world_size))
-    main(rank, world_size)
 
 
 if __name__ == "__main__":
-    if started_by_torchrun():
-        main(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]))
-    else:
-        os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
-        os.environ.setdefault("MASTER_PORT", str(free_port()))
-        mp.spawn(spawned, args=(WORLD_SIZE,), nprocs=WORLD_SIZE)
+    launch_without_group(main, SCENARIO)

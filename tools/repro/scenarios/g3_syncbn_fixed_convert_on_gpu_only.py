@@ -8,7 +8,7 @@ with equal gradients.
 
 import torch
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import FIXED, Scenario, check_each_step, launch
 from tools.repro.scenarios.g3_syncbn_cpu_ddp import net
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -38,13 +38,7 @@ def main(rank, world_size):
     torch.manual_seed(0)
     model = Loss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    step, steps = optimizer.step, []
-
-    def checked_step():  # DDP wraps these same parameters: their gradients are the synced ones
-        assert grads_match_across_ranks(model), "gradients differ across ranks"
-        steps.append(step())
-
-    optimizer.step = checked_step
+    steps = check_each_step(optimizer, model)
     torch.manual_seed(rank)
     batches = [torch.randn(8, 4) for _ in range(3)]
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)

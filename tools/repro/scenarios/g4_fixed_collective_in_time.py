@@ -11,16 +11,17 @@ the way torchrun does.
 """
 
 import io
-import os
-import sys
 import time
 
 import torch
 import torch.distributed as dist
-import torch.multiprocessing as mp
 import torch.nn as nn
 
-from tools.repro.harness import FIXED, WORLD_SIZE, Scenario, free_port, started_by_torchrun
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    launch_without_group,
+)
 from tools.repro.scenarios.g4_gloo_timeout_straggler import SCENARIO as BROKEN_RUN
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -76,21 +77,7 @@ def main(rank, world_size):
         print(f"checkpoint written in {SAVE_S:.0f} s while rank 1 waited at the barrier")
         print(f"metric {names['metric'].tolist()}")
     dist.destroy_process_group()
-    # Leave as launch() does: gloo's threads met the interpreter's teardown now and then.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
-
-
-def spawned(rank, world_size):
-    os.environ.update(RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE=str(world_size))
-    main(rank, world_size)
 
 
 if __name__ == "__main__":
-    if started_by_torchrun():
-        main(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]))
-    else:
-        os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
-        os.environ.setdefault("MASTER_PORT", str(free_port()))
-        mp.spawn(spawned, args=(WORLD_SIZE,), nprocs=WORLD_SIZE)
+    launch_without_group(main, SCENARIO)

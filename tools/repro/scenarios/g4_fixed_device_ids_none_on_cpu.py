@@ -7,7 +7,7 @@ where the broken run's DDP(model, device_ids=[local_rank]) raised ValueError in 
 import torch
 import torch.nn as nn
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import FIXED, Scenario, check_each_step, launch
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -36,13 +36,7 @@ def main(rank, world_size):
     torch.manual_seed(0)
     model = Loss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    step, steps = optimizer.step, []
-
-    def checked_step():  # DDP wraps these same parameters: their gradients are the synced ones
-        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ"
-        steps.append(step())
-
-    optimizer.step = checked_step
+    steps = check_each_step(optimizer, model)
     torch.manual_seed(rank)
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
     run_snippet(

@@ -11,7 +11,7 @@ every optimizer step.
 import torch
 import torch.nn as nn
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import FIXED, Scenario, check_each_step, launch
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -32,13 +32,7 @@ def main(rank, world_size):
     student = nn.Linear(4, 2)
     teacher = nn.Linear(4, 2).requires_grad_(False)
     optimizer = torch.optim.SGD(student.parameters(), lr=0.1)
-    step, steps = optimizer.step, []
-
-    def checked_step():  # DDP wraps these same parameters: their gradients are the synced ones
-        assert grads_match_across_ranks(student), f"step {len(steps)}: gradients differ"
-        steps.append(step())
-
-    optimizer.step = checked_step
+    steps = check_each_step(optimizer, student)
     torch.manual_seed(rank)
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
     run_snippet(

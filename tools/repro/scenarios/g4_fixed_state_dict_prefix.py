@@ -15,7 +15,7 @@ import torch
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import FIXED, Scenario, check_each_step, launch
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -52,13 +52,7 @@ def run_with_old_checkpoint(code, rank, state_dict_of):
     torch.manual_seed(0)
     model = DDP(Loss())
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    step, steps = optimizer.step, []
-
-    def checked_step():
-        assert grads_match_across_ranks(model), "gradients differ across ranks"
-        steps.append(step())
-
-    optimizer.step = checked_step
+    steps = check_each_step(optimizer, model)
     untrained = {k: v.clone() for k, v in model.module.state_dict().items()}
     torch.manual_seed(rank + 1)
     plain_model = Loss()
