@@ -179,6 +179,22 @@ def exit_worker() -> None:
     os._exit(0)
 
 
+def check_every_optimizer_step(module) -> list:
+    """For a snippet that builds its own optimizer: after each step of any optimizer, assert
+    that the module's gradients are equal across ranks. Returns the list the steps are counted
+    in."""
+    from torch.optim.optimizer import register_optimizer_step_post_hook
+
+    steps = []
+
+    def check(optimizer, args, kwargs):
+        assert grads_match_across_ranks(module), f"step {len(steps)}: gradients differ"
+        steps.append(optimizer)
+
+    register_optimizer_step_post_hook(check)
+    return steps
+
+
 def check_each_step(optimizer, module) -> list:
     """Make each of the optimizer's steps first assert that the module's gradients are equal
     across ranks (DDP wraps the module's own parameters, so theirs are the synchronised ones).

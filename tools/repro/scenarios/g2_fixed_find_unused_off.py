@@ -14,9 +14,13 @@ import tempfile
 
 import torch
 import torch.nn as nn
-from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    check_every_optimizer_step,
+    launch,
+)
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -65,14 +69,7 @@ def stderr_of(run):
 def main(rank, world_size):
     torch.manual_seed(0)
     model = Loss()
-    steps = []
-
-    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
-        # DDP wraps these same parameters: their gradients are the synced ones.
-        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
-        steps.append(optimizer)
-
-    register_optimizer_step_post_hook(check_step)
+    steps = check_every_optimizer_step(model)
     torch.manual_seed(rank)
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
     written = stderr_of(

@@ -14,9 +14,13 @@ import warnings
 import torch
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.optim.optimizer import register_optimizer_step_pre_hook
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    check_every_optimizer_step,
+    launch,
+)
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -33,13 +37,7 @@ SCENARIO = Scenario(
 def main(rank, world_size):
     torch.manual_seed(0)
     model = DDP(nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1)))
-    steps = []
-
-    def before_step(optimizer, args, kwargs):  # the snippet creates its own optimizer
-        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ"
-        steps.append(optimizer)
-
-    hook = register_optimizer_step_pre_hook(before_step)
+    steps = check_every_optimizer_step(model)
     torch.manual_seed(rank)
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
     with warnings.catch_warnings():
@@ -51,7 +49,6 @@ def main(rank, world_size):
             loss_fn=lambda output: output.pow(2).mean(),
             num_training_steps=2,
         )
-    hook.remove()
     assert len(steps) == 2, f"{len(steps)} optimizer steps"
     if rank == 0:
         print("2 steps done, no warning, gradients equal across ranks")

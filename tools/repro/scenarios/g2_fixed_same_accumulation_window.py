@@ -8,9 +8,13 @@ pair up and the gradients each optimizer step applies are equal across ranks.
 import torch
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.optim.optimizer import register_optimizer_step_pre_hook
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    check_every_optimizer_step,
+    launch,
+)
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -40,19 +44,11 @@ class Loss(nn.Module):
 def main(rank, world_size):
     torch.manual_seed(0)
     module = Loss()
-    steps = []
-
-    def before_step(optimizer, args, kwargs):  # the snippet creates its own optimizer
-        # DDP wraps these same parameters: their gradients are the synced ones
-        assert grads_match_across_ranks(module), f"step {len(steps)}: gradients differ"
-        steps.append(optimizer)
-
-    hook = register_optimizer_step_pre_hook(before_step)
+    steps = check_every_optimizer_step(module)
     torch.manual_seed(rank)
     batches = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(6)]
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, accumulation_steps="2", scheduler="no")
     run_snippet(code, model=DDP(module), dataloader=batches)
-    hook.remove()
     assert len(steps) == 3, f"{len(steps)} optimizer steps"
     if rank == 0:
         print("3 optimizer steps done, gradients equal across ranks")

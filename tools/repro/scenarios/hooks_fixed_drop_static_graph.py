@@ -9,9 +9,13 @@ and the synchronised one all-reduces the accumulated gradients.
 
 import torch
 import torch.nn as nn
-from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    check_every_optimizer_step,
+    launch,
+)
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -43,14 +47,7 @@ class Regression(nn.Module):
 def main(rank, world_size):
     torch.manual_seed(0)
     model = Regression()
-    steps = []
-
-    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
-        # DDP wraps these same parameters: their gradients are the synced ones.
-        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
-        steps.append(optimizer)
-
-    register_optimizer_step_post_hook(check_step)
+    steps = check_every_optimizer_step(model)
     torch.manual_seed(rank)
     batches = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(STEPS * ACCUMULATION_STEPS)]
     code = fix_snippet(

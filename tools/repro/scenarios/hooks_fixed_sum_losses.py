@@ -9,9 +9,13 @@ backward per forward, which restores the reducer's one-backward contract.
 import torch
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    check_every_optimizer_step,
+    launch,
+)
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -42,13 +46,7 @@ class TwoHeads(nn.Module):
 def main(rank, world_size):
     torch.manual_seed(0)
     model = DDP(TwoHeads(), static_graph=True)
-    steps = []
-
-    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
-        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
-        steps.append(optimizer)
-
-    register_optimizer_step_post_hook(check_step)
+    steps = check_every_optimizer_step(model)
     torch.manual_seed(rank)
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
     run_snippet(

@@ -12,9 +12,13 @@ ranks after every optimizer step.
 import torch
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    check_every_optimizer_step,
+    launch,
+)
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -54,13 +58,7 @@ def main(rank, world_size):
     defined = run_snippet(definitions)  # the class and the imports the loop uses
     torch.manual_seed(0)
     model = DDP(Net(defined["Block"](nn.Linear(8, 8))))
-    steps = []
-
-    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
-        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
-        steps.append(optimizer)
-
-    register_optimizer_step_post_hook(check_step)
+    steps = check_every_optimizer_step(model)
     torch.manual_seed(rank)
     run_snippet(
         marker + loop, **defined, model=model, batch=torch.randn(8, 4), num_training_steps=STEPS

@@ -7,9 +7,13 @@ parameter once.  Gradients are compared across ranks after every optimizer step.
 
 import torch
 from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    check_every_optimizer_step,
+    launch,
+)
 from tools.repro.scenarios.twice_two_losses_shared_trunk import TwoHeads
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -29,13 +33,7 @@ STEPS = 2
 def main(rank, world_size):
     torch.manual_seed(0)
     model = DDP(TwoHeads())
-    steps = []
-
-    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
-        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
-        steps.append(optimizer)
-
-    register_optimizer_step_post_hook(check_step)
+    steps = check_every_optimizer_step(model)
     torch.manual_seed(rank)
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
     run_snippet(

@@ -9,9 +9,13 @@ find_unused_parameters costs every iteration.)
 
 import torch
 import torch.nn as nn
-from torch.optim.optimizer import register_optimizer_step_post_hook
 
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch
+from tools.repro.harness import (
+    FIXED,
+    Scenario,
+    check_every_optimizer_step,
+    launch,
+)
 from tools.repro.scenarios.unused_param_no_find_unused import Net
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -42,14 +46,7 @@ class Loss(nn.Module):
 def main(rank, world_size):
     torch.manual_seed(0)
     model = Loss()
-    steps = []
-
-    def check_step(optimizer, args, kwargs):  # the snippet builds its own optimizer
-        # DDP wraps these same parameters: their gradients are the synced ones.
-        assert grads_match_across_ranks(model), f"step {len(steps)}: gradients differ across ranks"
-        steps.append(optimizer)
-
-    register_optimizer_step_post_hook(check_step)
+    steps = check_every_optimizer_step(model)
     torch.manual_seed(rank)
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")
     run_snippet(code, model=model, batch=torch.randn(8, 4), num_training_steps=STEPS)
