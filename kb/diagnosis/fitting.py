@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from kb.diagnosis.calibration import FEATURES, NONE_FEATURES, Calibration
 
 PARAMETERS = [*FEATURES, *(f"none.{name}" for name in NONE_FEATURES)]
+POSITION = {name: i for i, name in enumerate(PARAMETERS)}
 PENALTY = 0.05  # L2, per parameter: keeps a kind of evidence seen only in a few pastes sane
 PRECISION = 0.97  # of `match`, on pastes the fit did not see
 LEAST_MATCH = 0.5  # never a `match` for an answer less likely than not, however precise the rest
@@ -58,8 +59,7 @@ class Prediction:
 
 
 def _vector(pairs, prefix=""):
-    index = {name: i for i, name in enumerate(PARAMETERS)}
-    return tuple((index[prefix + name], value) for name, value in pairs if value)
+    return tuple((POSITION[prefix + name], value) for name, value in pairs if value)
 
 
 def _design(sample):
