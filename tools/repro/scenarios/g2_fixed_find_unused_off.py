@@ -13,7 +13,6 @@ import sys
 import tempfile
 
 import torch
-import torch.nn as nn
 
 from tools.repro.harness import (
     FIXED,
@@ -21,6 +20,7 @@ from tools.repro.harness import (
     check_every_optimizer_step,
     launch,
 )
+from tools.repro.models import MLPLoss
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -35,17 +35,6 @@ SCENARIO = Scenario(
 
 STEPS = 3
 WARNING = "find_unused_parameters=True was specified in DDP constructor"
-
-
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
-
-    def forward(self, batch):
-        return self.net(batch).pow(2).mean()
 
 
 def stderr_of(run):
@@ -68,7 +57,7 @@ def stderr_of(run):
 
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = Loss()
+    model = MLPLoss()
     steps = check_every_optimizer_step(model)
     torch.manual_seed(rank)
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")

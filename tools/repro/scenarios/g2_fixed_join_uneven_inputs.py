@@ -7,10 +7,10 @@ leaving Join DDP copies the last joiner's parameters to every rank.
 
 import torch
 import torch.distributed as dist
-import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from tools.repro.harness import FIXED, Scenario, launch
+from tools.repro.models import MLPLoss
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -25,20 +25,9 @@ SCENARIO = Scenario(
 )
 
 
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
-
-    def forward(self, batch):
-        return self.net(batch).pow(2).mean()
-
-
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = DDP(Loss())
+    model = DDP(MLPLoss())
     torch.manual_seed(rank)
     batches = [torch.randn(8, 4) for _ in range(2 if rank == 0 else 4)]  # uneven shards
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")

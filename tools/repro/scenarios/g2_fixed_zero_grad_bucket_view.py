@@ -8,7 +8,6 @@ optimizer step.
 """
 
 import torch
-import torch.nn as nn
 
 from tools.repro.harness import (
     FIXED,
@@ -16,6 +15,7 @@ from tools.repro.harness import (
     check_every_optimizer_step,
     launch,
 )
+from tools.repro.models import MLPLoss
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -31,20 +31,9 @@ SCENARIO = Scenario(
 STEPS = 3
 
 
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
-
-    def forward(self, batch):
-        return self.net(batch).pow(2).mean()
-
-
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = Loss()
+    model = MLPLoss()
     steps = check_every_optimizer_step(model)
     torch.manual_seed(rank)
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, scheduler="no")

@@ -11,7 +11,6 @@ never set (the broken run), then trains with equal gradients.  Started with plai
 """
 
 import torch
-import torch.nn as nn
 
 from tools.repro.harness import (
     FIXED,
@@ -19,6 +18,7 @@ from tools.repro.harness import (
     check_each_step,
     launch_without_group,
 )
+from tools.repro.models import LinearLoss
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -32,20 +32,9 @@ SCENARIO = Scenario(
 )
 
 
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.layer = nn.Linear(4, 1)
-
-    def forward(self, batch):
-        return self.layer(batch).pow(2).mean()
-
-
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = Loss()
+    model = LinearLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     steps = check_each_step(optimizer, model)
     torch.manual_seed(rank)

@@ -7,9 +7,9 @@ gradients across ranks.
 """
 
 import torch
-import torch.nn as nn
 
 from tools.repro.harness import FIXED, Scenario, check_each_step, launch
+from tools.repro.models import LinearLoss
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -23,20 +23,9 @@ SCENARIO = Scenario(
 )
 
 
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.layer = nn.Linear(4, 1)
-
-    def forward(self, batch):
-        return self.layer(batch).pow(2).mean()
-
-
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = Loss()
+    model = LinearLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     steps = check_each_step(optimizer, model)
     torch.manual_seed(rank)

@@ -13,7 +13,6 @@ import subprocess
 import sys
 
 import torch
-import torch.nn as nn
 
 from tools.repro.harness import (
     FIXED,
@@ -22,6 +21,7 @@ from tools.repro.harness import (
     exit_worker,
     started_by_torchrun,
 )
+from tools.repro.models import LinearLoss
 from tools.repro.scenarios.g3_launch_local_rank_arg import legacy_launch_command
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -36,20 +36,9 @@ SCENARIO = Scenario(
 )
 
 
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.layer = nn.Linear(4, 1)
-
-    def forward(self, batch):
-        return self.layer(batch).pow(2).mean()
-
-
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = Loss()
+    model = LinearLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     steps = check_each_step(optimizer, model)
     torch.manual_seed(rank)

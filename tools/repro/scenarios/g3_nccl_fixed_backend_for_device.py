@@ -9,7 +9,6 @@ WORLD_SIZE and LOCAL_RANK the way torchrun does.
 """
 
 import torch
-import torch.nn as nn
 
 from tools.repro.harness import (
     FIXED,
@@ -17,6 +16,7 @@ from tools.repro.harness import (
     check_each_step,
     launch_without_group,
 )
+from tools.repro.models import LinearLoss
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -30,20 +30,9 @@ SCENARIO = Scenario(
 )
 
 
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.layer = nn.Linear(4, 1)
-
-    def forward(self, batch):
-        return self.layer(batch).pow(2).mean()
-
-
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = Loss()
+    model = LinearLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     steps = check_each_step(optimizer, model)
     torch.manual_seed(rank)

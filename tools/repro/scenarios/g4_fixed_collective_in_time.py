@@ -15,13 +15,13 @@ import time
 
 import torch
 import torch.distributed as dist
-import torch.nn as nn
 
 from tools.repro.harness import (
     FIXED,
     Scenario,
     launch_without_group,
 )
+from tools.repro.models import LinearLoss
 from tools.repro.scenarios.g4_gloo_timeout_straggler import SCENARIO as BROKEN_RUN
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -38,20 +38,9 @@ SCENARIO = Scenario(
 SAVE_S = BROKEN_RUN.pg_timeout_s + 1  # longer than the broken run's timeout
 
 
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.layer = nn.Linear(4, 1)
-
-    def forward(self, batch):
-        return self.layer(batch).pow(2).mean()
-
-
 def main(rank, world_size):
     torch.manual_seed(rank)
-    model = Loss()
+    model = LinearLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     step, steps, saved = optimizer.step, [], []
     optimizer.step = lambda: steps.append(step())

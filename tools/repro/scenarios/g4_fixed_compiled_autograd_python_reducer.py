@@ -10,9 +10,9 @@ with it, every step completes with gradients equal across ranks.
 """
 
 import torch
-import torch.nn as nn
 
 from tools.repro.harness import FIXED, Scenario, check_each_step, launch
+from tools.repro.models import MLPLoss
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -28,20 +28,9 @@ SCENARIO = Scenario(
 STEPS = 2
 
 
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
-
-    def forward(self, batch):
-        return self.net(batch).pow(2).mean()
-
-
 def main(rank, world_size):
     torch.manual_seed(0)
-    model = Loss()
+    model = MLPLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     steps = check_each_step(optimizer, model)
     torch.manual_seed(rank)

@@ -8,9 +8,9 @@ this machine (see the lab's README), and the snippet's fix is in its collective.
 """
 
 import torch
-import torch.nn as nn
 
 from tools.repro.harness import FIXED, Scenario, launch
+from tools.repro.models import LinearLoss
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -26,20 +26,9 @@ SCENARIO = Scenario(
 )
 
 
-class Loss(nn.Module):
-    """The snippet's `model(batch)` is the loss, as in a script whose model computes it."""
-
-    def __init__(self):
-        super().__init__()
-        self.layer = nn.Linear(4, 1)
-
-    def forward(self, batch):
-        return self.layer(batch).pow(2).mean()
-
-
 def main(rank, world_size):
     torch.manual_seed(rank)
-    model = Loss()
+    model = LinearLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     step, steps = optimizer.step, []
     optimizer.step = lambda: steps.append(step())
