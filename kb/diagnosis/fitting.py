@@ -121,11 +121,30 @@ def _newton(designs, theta, free, penalty, iterations):
                     hessian[i][j] -= vi * vj
         keep = sorted(free)
         step = _solve([[hessian[i][j] for j in keep] for i in keep], [gradient[i] for i in keep])
-        for i, delta in zip(keep, step, strict=True):
-            theta[i] += delta
-        if max((abs(d) for d in step), default=0.0) < 1e-7:
+        # A full Newton step can overshoot where the data nearly separate (one fold's fit then
+        # ran off to coefficients that rank nothing right): halve it until the objective rises.
+        before, scale = _objective(designs, theta, penalty), 1.0
+        while True:
+            trial = theta[:]
+            for i, delta in zip(keep, step, strict=True):
+                trial[i] += scale * delta
+            if _objective(designs, trial, penalty) >= before or scale < 1e-4:
+                break
+            scale /= 2
+        theta = trial
+        if max((abs(scale * d) for d in step), default=0.0) < 1e-7:
             break
     return theta
+
+
+def _objective(designs, theta, penalty):
+    """The penalised log-likelihood that the fit maximises."""
+    total = -penalty / 2 * sum(t * t for t in theta)
+    for vectors, chosen in designs:
+        utilities = [sum(theta[i] * v for i, v in vector) for vector in vectors]
+        top = max(utilities)
+        total += utilities[chosen] - top - math.log(sum(math.exp(u - top) for u in utilities))
+    return total
 
 
 def _solve(matrix, vector):
