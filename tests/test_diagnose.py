@@ -131,7 +131,7 @@ def test_a_generic_signature_cannot_make_a_match(taxonomy, seed):
     "text",
     [
         "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x4 and 5x4)",
-        "ModuleNotFoundError: No module named 'transformers'",
+        "ModuleNotFoundError: No module named 'my_project'",
         "KeyError: 'label'",
     ],
 )
@@ -349,11 +349,23 @@ def test_a_failure_printed_only_as_log_lines_is_the_root(taxonomy):
     assert (diagnosis.verdict, diagnosis.best.slug) == ("match", "nccl-watchdog-timeout")
 
 
-def test_a_worker_killed_by_sigkill_matches_the_summary_entry(taxonomy):
-    paste = (FIELD / "torchrun-child-failed" / "lzhxmu-cppo-6.txt").read_text()
+def test_a_worker_killed_by_sigkill_matches_the_host_out_of_memory_entry(taxonomy):
+    paste = (FIELD / "host-out-of-memory-killed" / "lzhxmu-cppo-6.txt").read_text()
     diagnosis = repository.diagnose(paste)
-    assert (diagnosis.verdict, diagnosis.best.slug) == ("match", "torchrun-child-failed")
+    assert (diagnosis.verdict, diagnosis.best.slug) == ("match", "host-out-of-memory-killed")
     assert diagnosis.facts["killed_by_signal"].value == "yes"
+
+
+def test_a_summary_cut_before_its_root_cause_is_read_from_the_launchers_error_line(taxonomy):
+    """Only torchrun's box and its `failed (exitcode: -9)` log line: no worker printed an
+    exception, so the launcher's error line is the failure as much as the box is."""
+    paste = (FIELD / "host-out-of-memory-killed" / "lmzpai-robomamba-10.txt").read_text()
+    assert "Root Cause" not in paste
+    diagnosis = repository.diagnose(paste)
+    assert diagnosis.root.type.endswith("ChildFailedError")
+    assert diagnosis.best.slug == "host-out-of-memory-killed"
+    [reason] = [r for r in diagnosis.best.reasons if r.kind == "signature"]
+    assert reason.feature == "text_root"
 
 
 def test_the_system_error_alone_points_at_the_reducer_but_never_proves_it(taxonomy):

@@ -50,6 +50,8 @@ class AssertSite:
 class Parsed:
     exceptions: list = field(default_factory=list)
     root: ExceptionBlock | None = None
+    # The root is a wrapper (a launcher's summary): no worker's own exception is in the paste.
+    root_is_wrapper: bool = False
     assert_sites: list = field(default_factory=list)
     levels: list = field(default_factory=list)  # (line index, level), in order
 
@@ -159,6 +161,7 @@ def parse(normalised, wrapper_types=()):
 
     roots = [e for e in parsed.exceptions if not {e.type, e.short_type} & wrappers]
     parsed.root = roots[0] if roots else (parsed.exceptions[0] if parsed.exceptions else None)
+    parsed.root_is_wrapper = parsed.root is not None and not roots
     parsed.levels.sort()
     return parsed
 

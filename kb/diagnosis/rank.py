@@ -81,6 +81,10 @@ def _line_sets(normalised, parsed):
         root_lines = {site.index for site in parsed.assert_sites} or set(error_lines)
         if not root_lines and len(normalised.lines) <= SHORT_PASTE_LINES:
             root_lines = set(range(len(normalised.lines)))
+    elif parsed.root_is_wrapper:
+        # Only a launcher's summary, no worker's exception (a worker killed by a signal prints
+        # none): what the launcher logged about the worker is the failure as much as its box.
+        root_lines |= {site.index for site in parsed.assert_sites} or error_lines
     for block in parsed.exceptions:
         error_lines.update(range(block.index, block.last_index + 1))
     return root_lines, error_lines
