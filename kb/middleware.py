@@ -11,6 +11,7 @@ from django.http import JsonResponse, UnreadablePostError
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 
+from kb import coverage
 from kb.models import Entry
 from kb.ratelimit import Limited
 
@@ -95,4 +96,4 @@ def _refused(request, status, message, template, context):
 
 
 def _paste_box(paste=""):
-    return {"paste": paste, "entry_count": Entry.objects.published().count()}
+    return {"paste": paste, **coverage.known(Entry.objects.published())}

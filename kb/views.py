@@ -5,10 +5,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
-from kb import families, presentation
+from kb import coverage, families, presentation
 from kb import search as search_logic
 from kb.caching import cached_for_visitors
-from kb.diagnosis.result import MATCH
+from kb.diagnosis.result import MATCH, NO_MATCH
 from kb.models import Category, Entry
 from kb.paste import PasteError, accept_paste
 from kb.tree import category_tree, find_node
@@ -30,7 +30,7 @@ def _resolve(entries, kind, value):
 
 @require_safe
 def home(request):
-    return render(request, "kb/home.html", {"entry_count": _entries(request).count()})
+    return render(request, "kb/home.html", coverage.known(_entries(request)))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -61,20 +61,29 @@ def go(request):
 
 
 def _paste_refused(request, error):
-    context = {"error": error.message, "entry_count": _entries(request).count()}
+    context = {**coverage.known(_entries(request)), "error": error.message}
     return render(request, "kb/home.html", context, status=error.status)
 
 
 def _results_context(request, diagnosis):
     best = diagnosis.best
-    entry = _entries(request).filter(slug=best.slug).first() if best else None
+    entries = _entries(request)
+    entry = entries.filter(slug=best.slug).first() if best else None
+    families = coverage.covered_families(entries)
+    no_match = diagnosis.verdict == NO_MATCH
     return {
         "diagnosis": diagnosis,
         "best": best,
         "best_url": reverse("kb:entry", args=[best.slug]) if best else None,
         "wizard_url": presentation.wizard_url(entry, diagnosis.facts) if entry else None,
         "reasons": presentation.reason_rows(diagnosis, best) if best else [],
-        "others": diagnosis.candidates[1:6],
+        "others": coverage.nearest(diagnosis.candidates[:5])
+        if no_match
+        else diagnosis.candidates[1:6],
+        "families": families,
+        "pointed_family": coverage.pointed_family(diagnosis, families, entries)
+        if no_match
+        else None,
         "lines": presentation.paste_lines(diagnosis),
         "facts": presentation.fact_rows(diagnosis),
     }
