@@ -25,6 +25,8 @@ setup: $(VENV)/.installed .secret_key
 
 test: lint
 	.ci/system-deps
+	@# The lab's torchvision (pip's CUDA build, 7.7 MB, no dependencies) into .lab/, never .venv.
+	$(BIN)/python -c "from tools.repro.env_support import ensure_lab_torchvision as e; e()"
 	$(BIN)/pytest -q -n auto --maxprocesses 4
 	@echo "The suite again on PostgreSQL, with two app servers sharing it and Redis (no lab):"
 	.ci/with-postgres $(BIN)/pytest -q -m "not slow" -p no:cacheprovider
@@ -58,4 +60,4 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	chmod 600 $@
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache node_modules artifacts
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache node_modules artifacts .lab
