@@ -1,4 +1,4 @@
-"""MEM-007: a DataLoader worker keeps every sample it reads, and the kernel kills it.
+"""DATA-002 (was MEM-007): a DataLoader worker keeps every sample it reads; the kernel kills it.
 
 The dataset "caches" each sample it decodes so that later epochs are faster; the DataLoader's
 worker process keeps that cache in its own memory (one cache per worker, on every rank). The
@@ -13,7 +13,7 @@ from tools.repro.harness import BROKEN, Scenario, launch
 from tools.repro.mem_support import MIB, join_memory_cgroup
 
 SCENARIO = Scenario(
-    slug="host-out-of-memory-killed",
+    slug="dataloader-worker-killed",
     variant="dataloader-workers-keep-samples",
     description="broken: the DataLoader worker caches every sample under a 256 MiB cgroup limit",
     expect="fail",
