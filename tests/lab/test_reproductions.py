@@ -223,14 +223,14 @@ def test_one_backward_per_forward_with_forward_inside_no_sync_keeps_gradients_eq
     run_and_check("silent_fixed_single_backward", launcher)
 
 
-# --- negatives: failures outside the knowledge base ---------------------------------------
-
-
 @pytest.mark.slow
 @LAB_LAUNCHERS
 def test_shape_mismatch_inside_a_ddp_forward_fails_with_the_plain_mat1_mat2_error(launcher):
-    output = run_and_check("neg_shape_mismatch", launcher).output
+    output = run_and_check("dev_shape_mismatch_in_ddp_forward", launcher).output
     assert "reducer.cpp" not in output
+
+
+# --- negatives: failures outside the knowledge base ---------------------------------------
 
 
 @pytest.mark.slow

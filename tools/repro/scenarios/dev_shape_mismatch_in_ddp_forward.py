@@ -1,17 +1,18 @@
-"""Negative: an ordinary shape bug inside a DDP forward (not a DDP failure)."""
+"""DEV-004 inside DDP: an ordinary shape bug in a DDP forward is the shape mismatch, not a DDP
+failure (no DDP entry may take it)."""
 
 import torch
 import torch.nn as nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-from tools.repro.harness import NEGATIVE, NEGATIVE_SLUG, Scenario, launch
+from tools.repro.harness import BROKEN, Scenario, launch
 
 SCENARIO = Scenario(
-    slug=NEGATIVE_SLUG,
+    slug="matmul-shape-mismatch",
     variant="shape-mismatch-in-forward",
-    description="negative: Linear(16, 1) fed 12 features inside DDP forward (mat1 and mat2)",
+    description="broken: Linear(16, 1) fed 12 features inside DDP forward (mat1 and mat2)",
     expect="fail",
-    role=NEGATIVE,
+    role=BROKEN,
     key_text=("RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x12 and 16x1)",),
 )
 
