@@ -21,8 +21,10 @@ from wizard.state import parse_state
 
 SEED = "ddp-expect-autograd-hooks-assert"
 FRAMEWORKS = ("pytorch", "lightning", "hf_trainer", "accelerate")
-# The most questions a simulated user below may be asked (11 when this was set).
-QUESTION_BUDGET = 12
+# The most questions a simulated user below may be asked (11 when this was set, with the DDP
+# family alone; 14 with eleven families, for FSDP's uniform requires_grad, whose siblings reach
+# into the DDP family). Issue 15 makes the wizard ask only what is left.
+QUESTION_BUDGET = 14
 
 
 @pytest.fixture(scope="module")
