@@ -77,6 +77,27 @@ def run_snippet(code: str, **names) -> dict:
     return namespace
 
 
+def run_fix_on_linear_model(scenario, rank: int):
+    """The setting most fixed runs give their entry's snippet: the same `LinearLoss` and SGD on
+    every rank, three batches of this rank's own data, and `check_each_step` asserting equal
+    gradients before each step counts. Returns the model, the snippet's namespace and the
+    steps counted so far (a snippet that only defines a worker trains when the caller runs it)."""
+    import torch
+
+    from tools.repro.harness import check_each_step
+    from tools.repro.models import LinearLoss
+
+    torch.manual_seed(0)
+    model = LinearLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    steps = check_each_step(optimizer, model)
+    torch.manual_seed(rank)
+    batches = [torch.randn(8, 4) for _ in range(3)]
+    code = fix_snippet(scenario.slug, *scenario.snippet)
+    names = run_snippet(code, model=model, dataloader=batches, optimizer=optimizer)
+    return model, names, steps
+
+
 def _configure_django():
     """Rendering a template reads a few settings (number formatting): a scenario is no site."""
     from django.conf import settings

@@ -12,18 +12,14 @@ import os
 import subprocess
 import sys
 
-import torch
-
 from tools.repro.harness import (
     FIXED,
     Scenario,
-    check_each_step,
     exit_worker,
     started_by_torchrun,
 )
-from tools.repro.models import LinearLoss
 from tools.repro.scenarios.g3_launch_local_rank_arg import legacy_launch_command
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.snippets import run_fix_on_linear_model
 
 SCENARIO = Scenario(
     slug="dist-launch-local-rank-arg",
@@ -37,14 +33,7 @@ SCENARIO = Scenario(
 
 
 def main(rank, world_size):
-    torch.manual_seed(0)
-    model = LinearLoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    steps = check_each_step(optimizer, model)
-    torch.manual_seed(rank)
-    batches = [torch.randn(8, 4) for _ in range(3)]
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
-    names = run_snippet(code, model=model, dataloader=batches, optimizer=optimizer)
+    model, names, steps = run_fix_on_linear_model(SCENARIO, rank)
     local_rank = names["args"].local_rank
     assert local_rank == int(os.environ["LOCAL_RANK"]), local_rank
     assert len(steps) == 3, steps

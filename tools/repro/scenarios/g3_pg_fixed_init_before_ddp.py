@@ -8,16 +8,12 @@ run the snippet as they are; started with plain ``python -m``, the spawned worke
 WORLD_SIZE and LOCAL_RANK the way torchrun does.
 """
 
-import torch
-
 from tools.repro.harness import (
     FIXED,
     Scenario,
-    check_each_step,
     launch_without_group,
 )
-from tools.repro.models import LinearLoss
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.snippets import run_fix_on_linear_model
 
 SCENARIO = Scenario(
     slug="dist-default-pg-not-initialized",
@@ -31,14 +27,7 @@ SCENARIO = Scenario(
 
 
 def main(rank, world_size):
-    torch.manual_seed(0)
-    model = LinearLoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    steps = check_each_step(optimizer, model)
-    torch.manual_seed(rank)
-    batches = [torch.randn(8, 4) for _ in range(3)]
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
-    names = run_snippet(code, model=model, dataloader=batches, optimizer=optimizer)
+    model, names, steps = run_fix_on_linear_model(SCENARIO, rank)
     assert names["model"].module is model  # DDP wraps these parameters: theirs are synced
     assert len(steps) == 3, steps
     if rank == 0:

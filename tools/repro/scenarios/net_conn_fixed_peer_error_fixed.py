@@ -11,18 +11,14 @@ this module under the two torchrun agents.
 import os
 import sys
 
-import torch
-
 from tools.repro.harness import (
     FIXED,
     Scenario,
-    check_each_step,
     launch,
     started_by_torchrun,
 )
-from tools.repro.models import LinearLoss
 from tools.repro.net_support import run_nodes, static_node
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.snippets import run_fix_on_linear_model
 
 SCENARIO = Scenario(
     slug="dist-connection-reset-by-peer",
@@ -38,14 +34,8 @@ MODULE = "tools.repro.scenarios.net_conn_fixed_peer_error_fixed"
 
 
 def main(rank, world_size):
-    torch.manual_seed(0)
-    model = LinearLoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    steps = check_each_step(optimizer, model)
-    torch.manual_seed(rank)
-    batches = [torch.randn(8, 4) for _ in range(3)]  # the same width on every rank now
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
-    names = run_snippet(code, model=model, dataloader=batches, optimizer=optimizer)
+    # The same batch width on every rank now (the crashed rank had another).
+    model, names, steps = run_fix_on_linear_model(SCENARIO, rank)
     assert names["model"].module is model
     assert len(steps) == 3, steps
     print(f"rank {rank}: 3 steps done, gradients equal across ranks")

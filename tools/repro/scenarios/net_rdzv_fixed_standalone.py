@@ -10,19 +10,15 @@ module is the worker.
 
 import sys
 
-import torch
-
 from tools.repro.harness import (
     FIXED,
     WORLD_SIZE,
     Scenario,
-    check_each_step,
     launch_without_group,
     started_by_torchrun,
 )
-from tools.repro.models import LinearLoss
 from tools.repro.net_support import run_nodes, torchrun_executable
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.snippets import run_fix_on_linear_model
 
 SCENARIO = Scenario(
     slug="rendezvous-timeout",
@@ -38,14 +34,7 @@ MODULE = "tools.repro.scenarios.net_rdzv_fixed_standalone"
 
 
 def main(rank, world_size):
-    torch.manual_seed(0)
-    model = LinearLoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    steps = check_each_step(optimizer, model)
-    torch.manual_seed(rank)
-    batches = [torch.randn(8, 4) for _ in range(3)]
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
-    names = run_snippet(code, model=model, dataloader=batches, optimizer=optimizer)
+    model, names, steps = run_fix_on_linear_model(SCENARIO, rank)
     assert names["model"].module is model
     assert len(steps) == 3, steps
     if rank == 0:
