@@ -1,3 +1,5 @@
+import fcntl
+import pickle
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -47,6 +49,21 @@ def pytest_terminal_summary(terminalreporter):
                 if name.startswith(SUMMARY):
                     terminalreporter.write_sep("-", name.removeprefix(SUMMARY))
                     terminalreporter.write_line(text)
+
+
+def once_per_run(tmp_path_factory, worker_id, name, compute):
+    """compute() in the first pytest-xdist worker that asks; the others read its result. Every
+    worker's database holds the same taxonomy, so the result is the same wherever it is made."""
+    if worker_id == "master":
+        return compute()
+    shared = tmp_path_factory.getbasetemp().parent / f"{name}.pickle"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.exists():
+            return pickle.loads(shared.read_bytes())
+        value = compute()
+        shared.write_bytes(pickle.dumps(value))
+        return value
 
 
 @pytest.fixture(autouse=True)

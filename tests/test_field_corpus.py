@@ -14,6 +14,7 @@ from django.conf import settings
 from kb import corpora
 from kb.diagnosis import fitting, repository
 from kb.models import Entry
+from tests.conftest import once_per_run
 
 FIELD = Path(__file__).parent / "field"
 COLUMNS = ["file", "source", "torch", "cause", "note"]
@@ -93,9 +94,12 @@ def test_no_paste_holds_an_e_mail_address():
 
 
 @pytest.fixture(scope="module")
-def samples(django_db_blocker):
-    with django_db_blocker.unblock():
-        return corpora.samples()
+def samples(django_db_blocker, tmp_path_factory, worker_id):
+    def diagnose_the_corpora():
+        with django_db_blocker.unblock():
+            return corpora.samples()
+
+    return once_per_run(tmp_path_factory, worker_id, "corpora", diagnose_the_corpora)
 
 
 @pytest.fixture(scope="module")

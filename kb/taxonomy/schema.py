@@ -6,6 +6,7 @@ plain Python values, a list of `Problem(line, message)` and the line of every va
 required keys and wrong types are all reported, not just the first.
 """
 
+import re
 from dataclasses import dataclass
 
 import yaml
@@ -171,7 +172,7 @@ def read_yaml(text, schema, offset=0):
     """Parse `text` against `schema`; return (value, problems, lines by path)."""
     reader = Reader(offset)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=yaml.CSafeLoader)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = (mark.line + 1 if mark else 1) + offset
@@ -200,10 +201,16 @@ def without_defaults(schema, value):
 
 
 class _Dumper(yaml.SafeDumper):
-    """Block style, lists indented under their key, multi-line text as literal blocks."""
+    """Block style, lists indented under their key, multi-line text as literal blocks: the
+    files' format, written by PyYAML's Python emitter (the reference, and slow)."""
 
     def increase_indent(self, flow=False, indentless=False):
         return super().increase_indent(flow, False)
+
+
+class _FastDumper(yaml.CSafeDumper):
+    """The same representation through libyaml's emitter, ten times faster; libyaml writes a
+    list at its key's column, which `_indent_lists` shifts to the files' format."""
 
 
 def _represent_str(dumper, value):
@@ -211,21 +218,65 @@ def _represent_str(dumper, value):
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-def _represent_float(dumper, value):
-    text = repr(value)
-    return dumper.represent_scalar("tag:yaml.org,2002:float", text)
+for _dumper in (_Dumper, _FastDumper):
+    _dumper.add_representer(str, _represent_str)
+
+_BLOCK_SCALAR = re.compile(r"(?:^|[:-] )[|>][-+0-9]*$")
+_ITEM_MARKS = re.compile(r"(?:- |-$)+")
 
 
-_Dumper.add_representer(str, _represent_str)
-_Dumper.add_representer(float, _represent_float)
+def _indent_lists(text):
+    """Shift each block list that is a mapping's value (and all it holds) two columns right.
+    Lines inside a literal block move with the key that holds them and are never read as
+    structure."""
+    out, lists, scalar_parent, key_column = [], [], None, None
+    for line in text.split("\n"):
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if scalar_parent is not None:
+            if not stripped or indent > scalar_parent:
+                out.append(" " * (2 * len(lists)) + line if stripped else line)
+                continue
+            scalar_parent = None
+        if not stripped:
+            out.append(line)
+            continue
+        is_item = stripped.startswith("- ") or stripped == "-"
+        while lists and (indent < lists[-1] or (indent == lists[-1] and not is_item)):
+            lists.pop()
+        if is_item and (not lists or lists[-1] != indent) and key_column == indent:
+            lists.append(indent)
+        out.append(" " * (2 * len(lists)) + line)
+        marks = _ITEM_MARKS.match(stripped)
+        body = stripped[marks.end() :] if marks else stripped
+        node_column = indent + (marks.end() if marks else 0)
+        key_column = node_column if body.endswith(":") else None
+        if _BLOCK_SCALAR.search(stripped):
+            # A literal block's lines are indented past the node that holds it: the key, or
+            # the list item whose value the block is.
+            scalar_parent = node_column - 2 if body[:1] in "|>" and marks else node_column
+    return "\n".join(out)
 
 
-def write_yaml(value):
-    return yaml.dump(
-        value,
-        Dumper=_Dumper,
-        sort_keys=False,
-        allow_unicode=True,
-        default_flow_style=False,
-        width=1 << 20,  # one line per value: diffs in review stay line-for-line
-    )
+def _beyond_the_bmp(value):
+    # libyaml escapes characters past U+FFFF (an emoji in a captured message) where the
+    # Python emitter writes them as they are.
+    if isinstance(value, str):
+        return any(ord(c) > 0xFFFF for c in value)
+    if isinstance(value, dict):
+        return any(_beyond_the_bmp(k) or _beyond_the_bmp(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_beyond_the_bmp(v) for v in value)
+    return False
+
+
+def write_yaml(value, fast=True):
+    options = {
+        "sort_keys": False,
+        "allow_unicode": True,
+        "default_flow_style": False,
+        "width": 1 << 20,  # one line per value: diffs in review stay line-for-line
+    }
+    if fast and not _beyond_the_bmp(value):
+        return _indent_lists(yaml.dump(value, Dumper=_FastDumper, **options))
+    return yaml.dump(value, Dumper=_Dumper, **options)
