@@ -19,7 +19,7 @@ def _error(status, message):
     return JsonResponse({"error": message}, status=status)
 
 
-def _read_text(request):
+def read_json_text(request):
     if request.content_type != "application/json":
         raise PasteError(415, 'Send JSON: Content-Type: application/json, {"text": "..."}.')
     try:
@@ -39,7 +39,7 @@ def _read_text(request):
 @require_POST
 def diagnose(request):
     try:
-        text = _read_text(request)
+        text = read_json_text(request)
     except PasteError as error:
         return _error(error.status, error.message)
     diagnosis = diagnose_and_record(text, request)

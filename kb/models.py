@@ -109,14 +109,6 @@ class EntryQuerySet(models.QuerySet):
         entry = self.filter(pk=alias.entry_id).first() if alias is not None else None
         return entry, entry is not None
 
-    def around(self, entry):
-        """A list: `entry`, then the siblings it lists in its order, as far as they are among
-        these entries."""
-        siblings = Sibling.objects.filter(entry=entry).order_by("order", "pk")
-        pks = [entry.pk, *siblings.values_list("other_id", flat=True)]
-        found = self.in_bulk(pks)
-        return [found[pk] for pk in dict.fromkeys(pks) if pk in found]
-
     def with_checklist(self):
         """With what a diagnosis walks through: the trigger contexts, the checks (with the
         triggers they confirm or rule out), the frameworks, and the fixes with their snippets."""
@@ -440,6 +432,11 @@ class Sibling(models.Model):
     order = models.PositiveIntegerField(default=0)
     other = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="sibling_of")
     how_to_tell_apart = models.TextField()
+    prints_this = models.BooleanField(
+        default=False,
+        help_text="The other entry's failure can end in this entry's message (a desync that "
+        "ends in this timeout): a paste of this entry does not rule the other out.",
+    )
 
     class Meta:
         ordering = ["order", "pk"]

@@ -7,9 +7,6 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from kb import families
-from kb.models import Check, Entry, Framework
-
 MAX_SHOWN_LINES = 400
 CONTEXT_LINES = 6
 MAX_LINE_CHARS = 2000
@@ -95,29 +92,12 @@ def as_json(diagnosis, url_for, limit=5):
     }
 
 
-def wizard_url(entry, facts):
-    """The wizard's URL for `entry`, with the questions the diagnosis `facts` (key -> Fact)
-    answer already answered: a shared question whose fact (family.yaml) is key=value is
-    answered yes when the paste shows that value of the key and no when it shows another; the
-    entry's own checks count first. The query is in the wizard's format (wizard/state.py),
-    marked known, with the text that proved each answer."""
-    scope = [e.pk for e in Entry.objects.around(entry)]
-    answering = {key: fact for key, fact in families.current().facts.items() if fact}
-    pairs, evidence = [], {}
-    checks = Check.objects.filter(entry_id__in=scope, key__in=answering).order_by("entry_id")
-    for check in sorted(checks, key=lambda c: c.entry_id != entry.pk):
-        fact_key, _, fact_value = answering[check.key].partition("=")
-        fact = facts.get(fact_key)
-        if fact is None or check.key in evidence:
-            continue
-        pairs.append((check.key, "yes" if fact.value == fact_value else "no"))
-        evidence[check.key] = fact.evidence
-    framework = facts.get("framework")
-    if framework and Framework.objects.filter(key=framework.value).exists():
-        pairs.append(("framework", framework.value))
-        evidence["framework"] = framework.evidence
-    query = [("entry", entry.slug), *pairs]
-    if evidence:
-        query.append(("known", ",".join(evidence)))
-    query += [(f"ev.{key}", text) for key, text in evidence.items()]
-    return f"{reverse('wizard:step')}?{urlencode(query)}"
+def wizard_url(diagnosis):
+    """The wizard's start from this diagnosis: its candidates with their calibrated
+    probabilities and the facts the paste proves, with the text that proved each. The wizard
+    (GET /wizard/paste) decides what they answer; kb only says what the paste showed."""
+    candidates = ",".join(f"{c.slug}:{c.confidence:.3f}" for c in diagnosis.candidates[:5])
+    query = [("cand", candidates)]
+    for fact in diagnosis.facts.values():
+        query += [(f"f.{fact.key}", fact.value), (f"ev.{fact.key}", fact.evidence[:200])]
+    return f"{reverse('wizard:paste')}?{urlencode(query)}"

@@ -4,6 +4,8 @@ Markdown output is sanitised with nh3 (an allow-list), so content edited in the 
 inject script. Code is highlighted on the server by Pygments; colours live in pygments.css.
 """
 
+from functools import lru_cache
+
 import markdown
 import nh3
 from pygments import highlight
@@ -25,8 +27,12 @@ ALLOWED_ATTRIBUTES = {
 }
 
 _formatter = HtmlFormatter(cssclass="highlight")
+# Content's texts repeat on every page and wizard step that shows them: each is rendered once
+# per process (the texts of a knowledge base, a few megabytes of HTML at most).
+RENDERED = 8192
 
 
+@lru_cache(maxsize=RENDERED)
 def render_markdown(text):
     html = markdown.markdown(
         text, extensions=MARKDOWN_EXTENSIONS, extension_configs=MARKDOWN_CONFIG
@@ -34,6 +40,7 @@ def render_markdown(text):
     return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES)
 
 
+@lru_cache(maxsize=RENDERED)
 def render_inline_markdown(text):
     """One line of Markdown (`code`, *emphasis*, links) without the surrounding paragraph."""
     html = render_markdown(text).strip()
@@ -42,6 +49,7 @@ def render_inline_markdown(text):
     return html
 
 
+@lru_cache(maxsize=RENDERED)
 def highlight_code(code, language="python"):
     try:
         lexer = get_lexer_by_name(language)
@@ -52,3 +60,9 @@ def highlight_code(code, language="python"):
 
 def pygments_css():
     return _formatter.get_style_defs(".highlight")
+
+
+def first_sentence(text):
+    """The first sentence of a cause or a summary, without its closing period: what a heading
+    or a "this tells X apart from Y" line can hold."""
+    return text.strip().split(". ")[0].rstrip(".")

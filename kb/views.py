@@ -75,7 +75,7 @@ def _results_context(request, diagnosis):
         "diagnosis": diagnosis,
         "best": best,
         "best_url": reverse("kb:entry", args=[best.slug]) if best else None,
-        "wizard_url": presentation.wizard_url(entry, diagnosis.facts) if entry else None,
+        "wizard_url": presentation.wizard_url(diagnosis) if entry else None,
         "reasons": presentation.reason_rows(diagnosis, best) if best else [],
         "others": coverage.nearest(diagnosis.candidates[:5])
         if no_match

@@ -4,14 +4,16 @@ add only the reading of the same content from the database (wizard/repository.py
 
 from functools import cache
 from pathlib import Path
+from urllib.parse import parse_qsl
 
-from kb.taxonomy.reading import read_taxonomy
+from kb.taxonomy.reading import read_family_parts, read_taxonomy
 from tests.conftest import variables_of
-from wizard.content import Entry, Framework, around
+from wizard.content import Entry, Framework
 from wizard.flow import next_step, step_as_json
+from wizard.paste import paste_state
 from wizard.reasoning import NEUTRAL, YES
-from wizard.scope import build_scope
-from wizard.state import FRAMEWORK, parse_state
+from wizard.scope import entry_scope, paste_scope
+from wizard.state import FRAMEWORK, parse_candidates, parse_state
 
 
 class Wizard:
@@ -26,21 +28,43 @@ class Wizard:
             if source.document["status"] == "published"
         }
         self.variables = variables_of(root)
+        self.question_facts = {
+            q["key"]: q["fact"] for parts in read_family_parts(root) for q in parts["questions"]
+        }
 
-    def scope(self, slug):
-        return build_scope(around(self.entries[slug], self.entries))
+    def scope(self, slug, candidates=None):
+        if candidates:
+            return paste_scope(candidates, self.entries)
+        return entry_scope(self.entries[slug], self.entries)
+
+    def paste_pairs(self, diagnosis):
+        """The query pairs a paste starts in (what GET /wizard/paste redirects to)."""
+        candidates = [(c.slug, c.confidence) for c in diagnosis.candidates]
+        scope = self.scope(None, candidates)
+        if scope is None:
+            return None
+        state = paste_state(
+            scope,
+            candidates,
+            diagnosis.facts,
+            self.question_facts,
+            self.variables,
+            self.frameworks.keys(),
+        )
+        return _pairs(state.query())
 
     def step(self, pairs):
         """What GET /api/wizard/ answers for these query pairs (the first names the entry)."""
-        slug = dict(pairs)["entry"]
-        scope = self.scope(slug)
+        given = dict(pairs)
+        scope = self.scope(given["entry"], parse_candidates(given.get("cand", "")))
         state = parse_state(
-            [p for p in pairs if p[0] != "entry"],
+            [p for p in pairs if p[0] not in ("entry", "cand")],
             scope.questions.keys(),
             self.frameworks.keys(),
             self.variables,
         )
-        state.entry = slug
+        state.entry = scope.start.slug
+        state.candidates = parse_candidates(given.get("cand", ""))
         return step_as_json(next_step(scope, state, self.frameworks, self.variables))
 
     def walk(self, truth, start=None, framework=None, tailoring=None, pairs=(), otherwise="no"):
@@ -65,6 +89,10 @@ class Wizard:
             assert answer in step["question"]["choices"], (key, step["question"])
             pairs.append((key, answer))
         raise AssertionError(f"no result after 50 steps: {pairs}")
+
+
+def _pairs(query):
+    return parse_qsl(query, keep_blank_values=True)
 
 
 @cache

@@ -178,7 +178,7 @@ def test_the_paste_box_shows_the_match_with_highlighted_lines(client, taxonomy):
     assert response.status_code == 200
     assert "Recognised" in html and "DDP-001" in html
     assert f'<span id="L{len(TRACEBACK)}" class="hit">' in html
-    assert "/wizard/?entry=ddp-expect-autograd-hooks-assert" in html
+    assert "/wizard/paste?cand=ddp-expect-autograd-hooks-assert" in html
     assert "rank 1 failed first" not in html or "Ranks" in html
 
 

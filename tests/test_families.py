@@ -155,7 +155,8 @@ def test_a_paste_is_read_with_the_familys_facts_wrappers_and_generic_lines(clien
     assert body["first_failing_rank"] == 1
     html = client.post("/diagnose", {"q": paste}).content.decode()
     link = html.split('<a class="button" href="')[1].split('"')[0].replace("&amp;", "&")
-    query = dict(parse_qsl(urlsplit(link).query))
+    started = client.get(link)
+    query = dict(parse_qsl(urlsplit(started["Location"]).query))
     assert (query["big_batches"], query["framework"]) == ("yes", "toyfw")
 
 

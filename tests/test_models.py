@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 
-from kb.models import Entry, EntryAlias, FingerprintStep, Sibling, Signature
+from kb.models import Entry, EntryAlias, FingerprintStep, Signature
 from tests.conftest import make_category, make_entry
 
 
@@ -57,14 +57,6 @@ def test_an_entry_outside_the_queryset_does_not_resolve_even_by_an_old_address(e
     Entry.objects.filter(pk=entry.pk).update(status="draft")
     assert Entry.objects.published().resolve("slug", "renamed") == (None, False)
     assert Entry.objects.published().resolve("slug", "test-failure") == (None, False)
-
-
-def test_around_an_entry_come_its_siblings_in_its_order_as_far_as_the_queryset_holds_them(entry):
-    second, third = make_entry("second", "TST-002"), make_entry("third", "TST-003", "draft")
-    Sibling.objects.create(entry=entry, other=third, order=1, how_to_tell_apart="-")
-    Sibling.objects.create(entry=entry, other=second, order=2, how_to_tell_apart="-")
-    assert Entry.objects.around(entry) == [entry, third, second]
-    assert Entry.objects.published().around(entry) == [entry, second]
 
 
 def test_a_signature_must_be_a_valid_re2_pattern(entry):

@@ -51,9 +51,14 @@ def test_siblings_are_ruled_out_with_the_reason_when_the_seed_fits(client, taxon
 def test_a_paste_pre_answers_what_it_proves(client, taxonomy):
     text = "\n".join(["    model = DDP(model, static_graph=True)", *TRACEBACK])
     html = client.post("/diagnose", {"q": text}).content.decode()
-    assert "static_graph=yes" in html and "known=static_graph" in html
     link = html.split('<a class="button" href="')[1].split('"')[0].replace("&amp;", "&")
-    page = client.get(link).content.decode()
+    assert link.startswith("/wizard/paste?") and "f.static_graph=yes" in link
+    started = client.get(link)
+    assert started.status_code == 302
+    query = dict(parse_qsl(started["Location"].split("?", 1)[1]))
+    assert query["static_graph"] == "yes" and "static_graph" in query["known"].split(",")
+    assert query["cand"].startswith(f"{SEED}:")
+    page = client.get(started["Location"]).content.decode()
     assert "already known from your paste" in page
     assert "<code>static_graph=True</code>" in page
     assert "correct this" in page
@@ -84,11 +89,9 @@ def test_a_removed_entry_explains_itself(client, taxonomy):
     assert client.get("/api/wizard/?entry=no-such-entry").status_code == 404
 
 
-def test_starting_from_nothing_offers_what_people_see(client, taxonomy):
+def test_starting_from_nothing_asks_what_happened_instead_of_listing_every_entry(client, taxonomy):
     html = client.get("/wizard/").content.decode()
-    assert "What do you see?" in html
-    assert f"/wizard/?entry={SEED}" in html
-    assert "The same model trains correctly on a single GPU" in html
+    assert "What happened?" in html and "?entry=" not in html
 
 
 def test_each_step_is_a_plain_form_and_links_that_work_without_javascript(client, taxonomy):
@@ -170,3 +173,39 @@ def test_a_draft_sibling_is_in_the_scope_of_staff_only(
     client.force_login(staff)
     candidates = {c["slug"] for c in api(client, [("entry", SEED)])["candidates"]}
     assert "ddp-mark-variable-ready-twice" in candidates
+
+
+def test_a_paste_posted_to_the_api_starts_the_wizard_and_its_query_goes_on(client, taxonomy):
+    text = "\n".join(["    model = DDP(model, static_graph=True)", *TRACEBACK])
+    first = client.post("/api/wizard/", {"text": text}, content_type="application/json")
+    assert first.status_code == 200, first.content
+    body = first.json()
+    assert body["known"]["static_graph"] == "yes"
+    assert body["candidates"][0]["slug"] == SEED
+    again = api(client, parse_qsl(body["query"]))
+    assert again["question"] == body["question"]
+
+
+def test_a_paste_the_api_cannot_start_from_is_a_clear_4xx(client, taxonomy):
+    refused = client.post("/api/wizard/", {"text": "hello"}, content_type="application/json")
+    assert refused.status_code == 422 and "does not recognise" in refused.json()["error"]
+    assert client.post("/api/wizard/", "{", content_type="application/json").status_code == 400
+    assert client.put("/api/wizard/").status_code == 405
+
+
+def test_a_paste_start_link_with_nothing_usable_goes_to_the_blank_start(client, taxonomy):
+    response = client.get("/wizard/paste?cand=no-such-entry:0.9,also:bad")
+    assert response.status_code == 302 and response["Location"] == "/wizard/"
+
+
+def test_an_undecided_result_says_so_with_the_candidates_and_what_would_separate_them(
+    client, taxonomy
+):
+    """Sure of nothing, from an entry with several causes and fixes: no cause is presented as
+    the answer; the page names the candidates and the question that would settle it."""
+    wizard = wizard_of(settings.TAXONOMY_DIR)
+    _, _, pairs = wizard.walk({}, "cuda-out-of-memory", otherwise="unsure")
+    html = client.get("/wizard/?" + urlencode(pairs)).content.decode()
+    assert "Your answers do not settle it" in html
+    assert "what would tell them apart is" in html
+    assert "<h2>Candidates</h2>" in html

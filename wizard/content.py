@@ -62,6 +62,9 @@ class Entry:
     checks: tuple  # Check
     fixes: tuple  # Fix
     siblings: tuple = ()  # slugs, in the entry's order
+    prints_this: tuple = ()  # slugs of siblings whose failure can end in this one's message
+    areas: tuple = ()  # (slug, name) of its category and those above it, root first
+    seen: str = ""  # what its users see first (its first symptom)
 
     @classmethod
     def from_document(cls, document, frameworks, url):
@@ -88,6 +91,7 @@ class Entry:
                 for f in document["fixes"]
             ),
             siblings=tuple(sibling["slug"] for sibling in document["siblings"]),
+            prints_this=tuple(s["slug"] for s in document["siblings"] if s["prints_this"]),
         )
 
     def trigger(self, key):
@@ -101,10 +105,3 @@ def _record(cls, item):
 
 def _frozen(value):
     return tuple(value) if isinstance(value, list) else value
-
-
-def around(start, entries):
-    """`start`, then the siblings it lists in its order, as far as they are in `entries`
-    ({slug: Entry}, the entries the visitor may see)."""
-    slugs = dict.fromkeys([start.slug, *start.siblings])
-    return [entries[slug] for slug in slugs if slug in entries]

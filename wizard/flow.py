@@ -4,6 +4,7 @@ JSON mirror both render what `next_step` returns."""
 
 from dataclasses import dataclass, field
 
+from kb.rendering import first_sentence
 from kb.snippets import used
 from wizard import reasoning
 from wizard.reasoning import NO, UNSURE, YES
@@ -53,11 +54,15 @@ class Result:
     snippet: object = None  # tailoring.Tailored
     ruled_out: list = field(default_factory=list)  # (Entry, [reasons])
     moved_from: object = None
+    separating: object = None  # scope.AskedCheck that would best settle an undecided result
     kind: str = "result"
 
     @property
     def settled(self):
-        return self.confidence >= WEAK_ENTRY
+        """Sure enough to show one answer: a cause the user did not deny, when the entry has
+        causes, at WEAK_ENTRY or more."""
+        has_cause = bool(self.causes) or not self.entry.triggers
+        return has_cause and self.confidence >= WEAK_ENTRY
 
 
 @dataclass
@@ -68,6 +73,17 @@ class Step:
     current: object  # Ask, Tailor or Result
     answered: list  # Answered
     progress: tuple  # (this step's number, about how many in all)
+
+    @property
+    def known_settings(self):
+        """What the paste proved of the user's loop (framework, tailoring values): (key,
+        value, evidence, the query with it opened again)."""
+        state = self.state
+        return [
+            (k, v, state.evidence.get(k, ""), corrected(state, k))
+            for k, v in state.pairs
+            if k in state.known and k in state.tailoring
+        ]
 
     def candidates(self):
         totals = reasoning.entry_belief(self.belief)
@@ -82,24 +98,30 @@ def next_step(scope, state, frameworks, variables):
     questions = scope.reasoning_questions
     answers = {k: v for k, v in state.answers.items() if k in questions}
     belief = reasoning.posterior(scope.prior, questions, answers)
+    outcomes = scope.outcomes
     answered = [
         Answered(
             scope.questions[k], v, k in state.known, state.evidence.get(k, ""), corrected(state, k)
         )
         for k, v in answers.items()
     ]
-    remaining = reasoning.ranked_questions(belief, questions, answers)
+    remaining = reasoning.ranked_questions(belief, questions, answers, outcomes)
     done = len([a for a in answered if not a.known])
 
-    if not reasoning.finished(belief, questions, answers):
+    if not reasoning.finished(belief, questions, answers, outcomes):
         key = remaining[0][1]
         current = Ask(scope.questions[key], _reason(scope, belief, questions[key]))
         return Step(scope, state, belief, current, answered, (done + 1, done + len(remaining)))
 
     result = _result(scope, state, belief, answers)
+    if not result.settled:
+        result.separating = _separating(scope, belief, answers, outcomes)
     co_cause = _unconfirmed_co_cause(scope, result, answers)
     if co_cause is not None:
-        reason = f"{result.causes[0].key} causes this failure together with {co_cause.key}."
+        reason = (
+            f"“{first_sentence(result.causes[0].text)}” causes this failure together with "
+            f"another cause: this question confirms it."
+        )
         current = Ask(scope.questions[co_cause.key], reason)
         return Step(scope, state, belief, current, answered, (done + 1, done + 1))
     current = _tailoring_question(result, state, variables) or result
@@ -113,39 +135,67 @@ def _reason(scope, belief, question):
     if pair is None:
         return "Your answer makes the diagnosis more certain."
     first, second = (_label(scope, h) for h in pair)
-    return f"This tells {first} apart from {second}."
+    return f"Your answer tells {first} apart from {second}."
 
 
 def _label(scope, hypothesis):
     entry = scope.entries[hypothesis.entry]
-    if hypothesis.trigger is None:
-        return f"{entry.code} {entry.title}"
-    return f"{entry.code} with “{hypothesis.trigger}”"
+    trigger = entry.trigger(hypothesis.trigger) if hypothesis.trigger else None
+    if trigger is None:
+        return f"“{entry.title}”"
+    return f"“{first_sentence(trigger.text)}”"
+
+
+CO_CAUSE_SHARE = 0.1  # a cause this share of its outcome's belief is named beside the first
 
 
 def _result(scope, state, belief, answers):
     totals = reasoning.entry_belief(belief)
     slug = reasoning.chosen_entry(belief, scope.start.slug)
     entry = scope.entries[slug]
-    own = {h: p for h, p in belief.items() if h.entry == slug}
-    top = max(own, key=own.get)
+    denied = _denied_causes(entry, answers)
+    own = {h: p for h, p in belief.items() if h.entry == slug and h.trigger not in denied}
     triggers = {t.key: t for t in entry.triggers}
-    causes = [triggers[top.trigger]] if top.trigger in triggers else []
-    confirming = {c.confirms: c.key for c in entry.checks if c.confirms is not None}
-    for key in causes[0].together_with if causes else ():
-        if key in triggers and answers.get(confirming.get(key)) == YES:
-            causes.append(triggers[key])
-    fix, alternatives = choose_fix(entry, [t.key for t in causes])
+    causes, fix, alternatives, outcome_p = [], None, [], totals[slug]
+    if own:
+        top = max(own, key=own.get)
+        outcome = scope.outcomes.get(top)
+        same_fix = {h: p for h, p in own.items() if scope.outcomes.get(h) == outcome}
+        outcome_p = sum(same_fix.values())
+        ranked = sorted(same_fix, key=lambda h: -same_fix[h])
+        causes = [
+            triggers[h.trigger]
+            for h in ranked
+            if h.trigger in triggers and (h == top or same_fix[h] >= CO_CAUSE_SHARE * outcome_p)
+        ]
+        confirming = {c.confirms: c.key for c in entry.checks if c.confirms is not None}
+        for key in causes[0].together_with if causes else ():
+            confirmed = answers.get(confirming.get(key)) == YES
+            if key in triggers and triggers[key] not in causes and confirmed:
+                causes.append(triggers[key])
+        fix, alternatives = choose_fix(entry, [t.key for t in causes])
     return Result(
         entry=entry,
-        confidence=totals[slug],
+        confidence=outcome_p,
         causes=causes,
-        cause_confidence=own[top] / totals[slug] if totals[slug] else 0.0,
+        cause_confidence=outcome_p / totals[slug] if totals[slug] else 0.0,
         fix=fix,
         alternatives=alternatives,
         ruled_out=_ruled_out(scope, belief, totals, slug, answers),
         moved_from=scope.start if slug != scope.start.slug else None,
     )
+
+
+def _separating(scope, belief, answers, outcomes):
+    """The question answered "not sure" that would teach most about the outcome."""
+    unsure = {k: scope.questions[k].reasoning for k, v in answers.items() if v == UNSURE}
+    ranked = reasoning.ranked_questions(belief, unsure, (), outcomes)
+    return scope.questions[ranked[0][1]] if ranked else None
+
+
+def _denied_causes(entry, answers):
+    """Causes whose confirming check the user answered no: never presented as the answer."""
+    return {c.confirms for c in entry.checks if c.confirms is not None and answers.get(c.key) == NO}
 
 
 def _unconfirmed_co_cause(scope, result, answers):
@@ -240,5 +290,7 @@ def step_as_json(step):
         "framework": snippet.framework.key if snippet else None,
         "snippet": snippet.code if snippet else None,
         "moved_from": current.moved_from.slug if current.moved_from else None,
+        "settled": current.settled,
+        "separating": current.separating.key if current.separating else None,
     }
     return {"result": result, **common}

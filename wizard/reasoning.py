@@ -4,6 +4,10 @@ chosen by expected information gain. Small exact arithmetic, deterministic, no D
 A hypothesis is (entry, trigger): a failure and the context that causes it. A question gives,
 for each hypothesis, the probability of a "yes"; an answer multiplies the belief by it (or by
 its complement for "no") and renormalises; "not sure" changes nothing.
+
+What the user gets is an outcome: the entry and the fix for its cause. Two causes the same fix
+resolves are one outcome, so questions are chosen, and the walk stops, by what they teach about
+the outcome, never by what they would add to a certainty nobody acts on.
 """
 
 import math
@@ -60,23 +64,45 @@ def entropy(belief):
     return -sum(p * math.log2(p) for p in belief.values() if p > 0)
 
 
-def expected_gain(belief, question):
+def outcome_belief(belief, outcomes):
+    """{outcome: probability}; `outcomes` maps each hypothesis to its outcome (the hypothesis
+    itself where it has none)."""
+    totals = {}
+    for hypothesis, p in belief.items():
+        outcome = outcomes.get(hypothesis, hypothesis)
+        totals[outcome] = totals.get(outcome, 0.0) + p
+    return totals
+
+
+def expected_gain(belief, question, outcomes=None):
+    """Bits the answer is expected to teach about the outcome."""
+    outcomes = outcomes or {}
     p_yes = sum(p * question.likelihood(h, YES) for h, p in belief.items())
-    gain = entropy(belief)
+    gain = entropy(outcome_belief(belief, outcomes))
     for answer, p_answer in ((YES, p_yes), (NO, 1 - p_yes)):
         if p_answer > 0:
-            gain -= p_answer * entropy(update(belief, question, answer))
+            after = update(belief, question, answer)
+            gain -= p_answer * entropy(outcome_belief(after, outcomes))
     return max(gain, 0.0)
 
 
-def ranked_questions(belief, questions, answered):
-    """Unanswered questions worth asking, best first: (gain, key)."""
+def ranked_questions(belief, questions, answered, outcomes=None):
+    """Unanswered questions worth asking, best first: (gain, key). A question every live
+    hypothesis answers alike teaches nothing and is never asked."""
     gains = [
-        (expected_gain(belief, question), key)
+        (expected_gain(belief, question, outcomes), key)
         for key, question in questions.items()
-        if key not in answered
+        if key not in answered and _disputed(belief, question)
     ]
     return sorted(((g, k) for g, k in gains if g >= MIN_GAIN), key=lambda item: (-item[0], item[1]))
+
+
+LIVE = 0.01  # a hypothesis below this no longer decides which questions are worth asking
+
+
+def _disputed(belief, question):
+    seen = {question.likelihood(h, YES) for h, p in belief.items() if p >= LIVE}
+    return len(seen) > 1
 
 
 def entry_belief(belief):
@@ -97,11 +123,12 @@ def chosen_entry(belief, start):
     return max(tied, key=lambda entry: (round(best_cause[entry], 9), entry == start))
 
 
-def finished(belief, questions, answered):
-    """Confident in one hypothesis, or nothing left that would change the outcome."""
-    if belief and max(belief.values()) >= CONFIDENT:
+def finished(belief, questions, answered, outcomes=None):
+    """Confident in one outcome, or nothing left that would change it."""
+    totals = outcome_belief(belief, outcomes or {})
+    if totals and max(totals.values()) >= CONFIDENT:
         return True
-    return not ranked_questions(belief, questions, answered)
+    return not ranked_questions(belief, questions, answered, outcomes)
 
 
 def separates(belief, question):

@@ -1,8 +1,10 @@
 """The wizard's whole state lives in the query string, so back, refresh, bookmarks and links in
-tickets all work: `entry=<slug>` (where it started), one `<question key>=yes|no|unsure` per
-answer in the order given, `framework=<key>`, one `<variable key>=<choice>` per tailoring
-variable answered (the families declare them), and `known=<key>,...` for the answers a paste
-proved (with `ev.<key>=` the text that proved them)."""
+tickets all work: `entry=<slug>` (where it started), `cand=<slug>:<p>,...` (the paste's
+candidates and their probabilities, when it started from a paste), one
+`<question key>=yes|no|unsure` per answer in the order given, `framework=<key>`, one
+`<variable key>=<choice>` per tailoring variable answered (the families declare them), and
+`known=<key>,...` for the answers a paste proved (with `ev.<key>=` the text that proved
+them)."""
 
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
@@ -16,6 +18,7 @@ MAX_EVIDENCE_CHARS = 200
 @dataclass
 class State:
     entry: str | None = None
+    candidates: list = field(default_factory=list)  # (slug, probability), from a paste
     pairs: list = field(default_factory=list)  # (key, value) in the order answered
     known: list = field(default_factory=list)  # keys the paste answered
     evidence: dict = field(default_factory=dict)  # key -> text from the paste
@@ -35,6 +38,8 @@ class State:
 
     def query(self, pairs=None):
         items = [("entry", self.entry)] if self.entry else []
+        if self.candidates:
+            items.append(("cand", format_candidates(self.candidates)))
         items += list(self.pairs if pairs is None else pairs)
         if self.known:
             items.append(("known", ",".join(self.known)))
@@ -71,6 +76,8 @@ def parse_state(params, question_keys, framework_keys, variables):
         value = values[-1].strip()
         if key == "entry":
             state.entry = value or None
+        elif key == "cand":
+            state.candidates = parse_candidates(value)
         elif key == "known":
             state.known = [k for k in value.split(",") if k]
         elif key.startswith("ev."):
@@ -101,4 +108,27 @@ def corrected(state, key):
     pairs = [(k, v) for k, v in state.pairs if k != key]
     known = [k for k in state.known if k != key]
     evidence = {k: v for k, v in state.evidence.items() if k != key}
-    return State(state.entry, pairs, known, evidence, tailoring=state.tailoring).query()
+    return State(
+        state.entry, state.candidates, pairs, known, evidence, tailoring=state.tailoring
+    ).query()
+
+
+MAX_CANDIDATES = 8
+
+
+def parse_candidates(value):
+    """[(slug, probability)] from "slug:0.91,other:0.05"; what cannot be read is left out."""
+    candidates = []
+    for item in value.split(",")[:MAX_CANDIDATES]:
+        slug, _, p = item.partition(":")
+        try:
+            p = float(p)
+        except ValueError:
+            continue
+        if slug and 0.0 <= p <= 1.0:
+            candidates.append((slug, p))
+    return candidates
+
+
+def format_candidates(candidates):
+    return ",".join(f"{slug}:{p:.3f}" for slug, p in candidates[:MAX_CANDIDATES])

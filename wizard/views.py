@@ -2,20 +2,25 @@ import secrets
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpResponseBadRequest, JsonResponse
+from django.http import HttpResponseBadRequest, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from kb import families, ratelimit
-from kb.caching import cached_for_visitors
-from kb.models import Entry
-from wizard import repository
-from wizard.content import around
+from kb.api import read_json_text
+from kb.caching import cached_for_visitors, per_content_version
+from kb.diagnosis.facts import Fact
+from kb.models import Entry, Family
+from kb.paste import PasteError
+from kb.triage import diagnose_and_record
+from wizard import blank, repository
 from wizard.flow import next_step, step_as_json
 from wizard.models import Feedback
-from wizard.scope import build_scope
-from wizard.state import parse_state
+from wizard.paste import paste_state
+from wizard.scope import entry_scope, paste_scope
+from wizard.state import parse_candidates, parse_state
 
 FIXED = {"yes": True, "no": False}
 VISITOR_COOKIE = "faultline_visitor"
@@ -26,34 +31,78 @@ def _visible(request):
     return Entry.objects.visible_to(request.user)
 
 
-def _start(request):
+def _start(request, params):
     """(entry, note) for the `entry` parameter, following renamed entries; (None, None) when
     the link names no entry the visitor may see."""
-    slug = request.GET.get("entry", "")
+    slug = params.get("entry", "")
     entry, moved = _visible(request).resolve("slug", slug)
     if moved:
         return entry, f"The entry “{slug}” is now “{entry.slug}”; the link still works."
     return entry, None
 
 
-def _step(request):
-    entry, note = _start(request)
+def _scope(params, known, entry):
+    """From the paste's candidates when the query carries them, else from the entry."""
+    candidates = tuple(parse_candidates(params.get("cand", "")))
+    scope = None
+    if candidates:
+        scope = known.scope(candidates, lambda: paste_scope(candidates, known.entries))
+    if scope is None:
+        start = known.entries[entry.slug]
+        scope = known.scope(entry.slug, lambda: entry_scope(start, known.entries))
+    return scope
+
+
+def _step(request, params=None):
+    """The step for the query `params` (the request's own by default)."""
+    params = request.GET if params is None else params
+    entry, note = _start(request, params)
     if entry is None:
         return None
     known = repository.current(staff=request.user.is_staff)
     variables = families.current().variables
-    scope = build_scope(around(known.entries[entry.slug], known.entries))
-    state = parse_state(request.GET, scope.questions.keys(), known.frameworks.keys(), variables)
-    state.entry = entry.slug
+    scope = _scope(params, known, entry)
+    state = parse_state(params, scope.questions.keys(), known.frameworks.keys(), variables)
+    state.entry = scope.start.slug
     if note:
         state.notes.insert(0, note)
     return next_step(scope, state, known.frameworks, variables)
+
+
+def _paste_start(request, candidates, facts):
+    """The state a paste starts the wizard in, or None when no candidate is an entry the
+    visitor may see."""
+    known = repository.current(staff=request.user.is_staff)
+    scope = paste_scope(candidates, known.entries)
+    if scope is None:
+        return None
+    parts = families.current()
+    return paste_state(
+        scope, candidates, facts, parts.facts, parts.variables, known.frameworks.keys()
+    )
+
+
+@require_safe
+def from_paste(request):
+    """GET /wizard/paste?cand=<slug>:<p>,...&f.<fact>=<value>&ev.<fact>=<text>: the link a
+    diagnosis gives (kb knows the facts, the wizard what they answer); redirects to the step."""
+    facts = {
+        key[2:]: Fact(key[2:], value, -1, request.GET.get(f"ev.{key[2:]}", "")[:200])
+        for key, value in request.GET.items()
+        if key.startswith("f.")
+    }
+    state = _paste_start(request, parse_candidates(request.GET.get("cand", "")), facts)
+    if state is None:
+        return redirect("wizard:step")
+    return redirect(f"{reverse('wizard:step')}?{state.query()}")
 
 
 def _visitor_query(request, version):
     """What a visitor's step is cached under and rendered from: the query as the wizard reads
     it (parameters no question knows, and values it cannot use, dropped), so made-up
     parameters cannot make a cache miss each."""
+    if not request.GET.get("entry"):
+        return _blank_query(request)
     known = repository.current()
     variables = families.current().variables
     return parse_state(request.GET, known.question_keys, known.frameworks, variables).query()
@@ -63,21 +112,41 @@ def _visitor_query(request, version):
 @cached_for_visitors(query=_visitor_query)
 def step(request):
     if not request.GET.get("entry"):
-        return render(request, "wizard/start.html", {"entries": _symptom_choices(request)})
+        return _blank_start(request)
     current = _step(request)
     if current is None:
-        context = {"entries": _symptom_choices(request), "missing": request.GET["entry"]}
-        return render(request, "wizard/start.html", context, status=404)
+        return _blank_start(request, missing=request.GET["entry"])
     template = "wizard/step.html#card" if request.htmx else "wizard/step.html"
     return render(request, template, {"step": current})
 
 
-@require_safe
+@csrf_exempt
 def step_json(request):
+    """GET: the step for a query string. POST {"text": paste}: the first step from a paste,
+    with `query`, the query string of that step for the GETs that follow."""
+    if request.method == "POST":
+        return _step_json_from_paste(request)
+    if request.method not in ("GET", "HEAD"):
+        return JsonResponse({"error": "GET a step, or POST a paste."}, status=405)
     current = _step(request) if request.GET.get("entry") else None
     if current is None:
         return JsonResponse({"error": "Start from an entry: entry=<slug>."}, status=404)
     return JsonResponse(step_as_json(current))
+
+
+def _step_json_from_paste(request):
+    try:
+        text = read_json_text(request)
+    except PasteError as error:
+        return JsonResponse({"error": error.message}, status=error.status)
+    diagnosis = diagnose_and_record(text, request)
+    candidates = [(c.slug, c.confidence) for c in diagnosis.candidates]
+    state = _paste_start(request, candidates, diagnosis.facts)
+    if state is None:
+        message = "Faultline does not recognise this paste: no entry to start from."
+        return JsonResponse({"error": message, "verdict": diagnosis.verdict}, status=422)
+    query = state.query()
+    return JsonResponse({**step_as_json(_step(request, QueryDict(query))), "query": query})
 
 
 @require_POST
@@ -131,6 +200,28 @@ def _remember(response, visitor):
     )
 
 
-def _symptom_choices(request):
-    """What the visitor may recognise: every visible entry with what its users see."""
-    return _visible(request).select_related("category").prefetch_related("symptoms")
+@per_content_version
+def _blank_questions(staff):
+    parts = Family.objects.order_by("order", "slug").values_list("parts", flat=True)
+    return blank.Questions(repository.current(staff=staff).entries.values(), parts)
+
+
+def _blank_start(request, missing=None):
+    """The blank start (wizard/blank.py): what happened, then the area or the failure's own
+    words, until a choice opens one entry's checklist. A link it cannot read gets a 400 that
+    says why, with the first question."""
+    questions = _blank_questions(request.user.is_staff)
+    state = questions.parse(request.GET)
+    status = 404 if missing else 400 if state.problems else 200
+    current = questions.step(blank.State() if state.problems else state)
+    template = "wizard/start.html#card" if request.htmx else "wizard/start.html"
+    context = {"blank": current, "problems": state.problems, "missing": missing}
+    return render(request, template, context, status=status)
+
+
+def _blank_query(request):
+    """The blank start's cache key: its answers in their order, parameters it does not read
+    left out. A link with answers it cannot use is passed on whole, for its 400 (never
+    cached)."""
+    state = _blank_questions(False).parse(request.GET)
+    return request.GET.urlencode() if state.problems else state.query()

@@ -17,6 +17,7 @@ import re
 
 from kb.patterns import KINDS, pattern_error
 from kb.taxonomy.schema import (
+    Flag,
     Map,
     Nullable,
     Number,
@@ -147,7 +148,16 @@ ENTRY = Map(
             }
         ),
         "siblings": Seq(
-            Map({"slug": slug, "how_to_tell_apart": Text(required=True)}), unique_by="slug"
+            Map(
+                {
+                    "slug": slug,
+                    "how_to_tell_apart": Text(required=True),
+                    # The sibling's failure can end in this entry's message (a desync that
+                    # ends in this timeout): a paste of this one does not rule it out.
+                    "prints_this": Flag(),
+                }
+            ),
+            unique_by="slug",
         ),
     }
 )

@@ -12,6 +12,10 @@ besides its entries.
     questions: [...]           # shared questions: check keys several entries ask, and the
                                # fact that answers each from a paste
     variables: [...]           # tailoring variables the family's snippets use
+    happened: [...]            # the kinds of "what happened" the wizard's blank start asks
+                               # first (one family declares them: common)
+    shows: [...]               # which kinds each of the family's categories (or, where an
+                               # entry differs from its category, each such entry) shows
     calibration: {...}         # how much each kind of evidence counts (one family has it;
                                # written by `manage.py refit`: kb/diagnosis/calibration.py)
 
@@ -24,7 +28,7 @@ document and renders to the same bytes.
 from kb.diagnosis.calibration import FEATURES, NONE_FEATURES
 from kb.diagnosis.normalize import ascii_int
 from kb.patterns import pattern_error
-from kb.taxonomy.document import CATEGORIES, FRAMEWORKS, KEY_RE, key
+from kb.taxonomy.document import CATEGORIES, FRAMEWORKS, KEY_RE, SLUG_RE, key
 from kb.taxonomy.schema import (
     Map,
     Nullable,
@@ -43,6 +47,10 @@ VARIABLE_TYPES = ("number", "yes_no", "text")
 
 def _regex(value):
     return pattern_error("regex", value)
+
+
+def _slug(value):
+    return None if SLUG_RE.match(value) else f"{value!r} is not a valid slug"
 
 
 def _fact(value):
@@ -91,6 +99,18 @@ PARTS = {
             }
         ),
         unique_by="key",
+    ),
+    "happened": Seq(
+        Map({"key": key, "label": Text(required=True), "note": Text()}), unique_by="key"
+    ),
+    "shows": Seq(
+        Map(
+            {
+                "category": Text(check=_slug),
+                "entry": Text(check=_slug),
+                "happened": Seq(key, required=True, unique=True),
+            }
+        )
     ),
 }
 

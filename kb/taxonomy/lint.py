@@ -9,6 +9,9 @@ rendered with every choice of the variables it uses, as is the base loop.
 Across the files: a shared question's fact is one some rule sets; a check key is an entry's
 own unless a family declares it a shared question, and no key of a check or variable is one the
 wizard's query string reads as something else; every declared question and variable is used.
+The blank start's kinds of "what happened" are each shown by some category or entry, every
+`shows` names a category or entry that exists and only declared kinds, and once kinds are
+declared every published entry shows one (else only "not sure" would reach it).
 
 read_taxonomy (kb/taxonomy/reading.py) runs these rules, so `load_taxonomy` refuses what
 `check_taxonomy` reports.
@@ -35,6 +38,7 @@ REQUIRED_WHEN_PUBLISHED = {
 # or variable with one of these keys would be read as the wizard's state instead.
 WIZARD_QUERY_KEYS = ("entry", "framework", "known")
 EVIDENCE_PREFIX = "ev."
+UNSURE = "unsure"  # the blank start's "not sure" (wizard/blank.py)
 
 
 def lint_document(doc, lines, variables):
@@ -134,7 +138,59 @@ def lint_taxonomy(taxonomy, root):
     problems.extend(_question_problems(taxonomy, root, variables))
     problems.extend(_variable_problems(taxonomy, root, variables))
     problems.extend(_calibration_problems(taxonomy, root))
+    problems.extend(_happened_problems(taxonomy, root))
     return problems
+
+
+def _happened_problems(taxonomy, root):
+    kinds = {}
+    for where, at, kind in _declarations(taxonomy, root, "happened"):
+        if kind["key"] in kinds:
+            yield f"{at}: kind {kind['key']!r} is also declared in {kinds[kind['key']]}"
+        if kind["key"] == UNSURE:
+            yield f"{at}: kind {kind['key']!r}: the blank start reads it as “not sure”"
+        kinds.setdefault(kind["key"], where)
+    categories = {category["slug"]: category["parent"] for category in taxonomy.categories}
+    entries = {source.document["slug"]: source.document for source in taxonomy.entries}
+    by_category, by_entry, used = {}, {}, set()
+    for _, at, item in _declarations(taxonomy, root, "shows"):
+        names = [name for name in ("category", "entry") if item[name]]
+        if len(names) != 1:
+            yield f"{at}: shows: name a category or an entry (one of them)"
+            continue
+        target, known = item[names[0]], categories if names == ["category"] else entries
+        if target not in known:
+            yield f"{at}: shows: no {names[0]} {target!r}"
+        for kind in item["happened"]:
+            if kind not in kinds:
+                yield f"{at}: shows: {target!r} names the kind {kind!r}, which no family declares"
+        used.update(item["happened"])
+        (by_category if names == ["category"] else by_entry)[target] = item["happened"]
+    for kind, where in kinds.items():
+        if kind not in used:
+            yield f"{where}: kind {kind!r}: no category or entry shows it"
+    if not kinds:
+        return
+    for source in taxonomy.entries:
+        doc = source.document
+        if doc["status"] == "published" and not _shown(doc, by_entry, by_category, categories):
+            where = display_path(source.path, root)
+            yield (
+                f"{where}:{source.lines.get('category', 1)}: no kind of what happened is shown "
+                f"by the entry or its category {doc['category']!r} (a family's shows)"
+            )
+
+
+def _shown(doc, by_entry, by_category, parents):
+    if doc["slug"] in by_entry:
+        return True
+    category, seen = doc["category"], set()
+    while category and category not in seen:
+        if category in by_category:
+            return True
+        seen.add(category)
+        category = parents.get(category)
+    return False
 
 
 def _calibration_problems(taxonomy, root):

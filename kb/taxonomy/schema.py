@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import yaml
 
 NULL_TAG = "tag:yaml.org,2002:null"
+BOOL_TAG = "tag:yaml.org,2002:bool"
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,19 @@ class Text(Field):
             if message:
                 reader.problem(node, f"{where}: {message}")
         return value
+
+
+class Flag(Field):
+    """true or false; false when left out."""
+
+    def __init__(self):
+        super().__init__(False, False)
+
+    def read(self, node, reader, where):
+        if not isinstance(node, yaml.ScalarNode) or node.tag != BOOL_TAG:
+            reader.problem(node, f"{where} must be true or false")
+            return self.empty()
+        return node.value.lower() in ("true", "yes", "on")
 
 
 class Number(Field):

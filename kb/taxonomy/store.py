@@ -145,7 +145,11 @@ def entry_document(entry):
             ],
         },
         "siblings": [
-            {"slug": sibling.other.slug, "how_to_tell_apart": sibling.how_to_tell_apart}
+            {
+                "slug": sibling.other.slug,
+                "how_to_tell_apart": sibling.how_to_tell_apart,
+                "prints_this": sibling.prints_this,
+            }
             for sibling in entry.siblings.all()
         ],
         "explanation": entry.explanation,
@@ -285,6 +289,7 @@ def _write_siblings(entry, doc, entries):
             order=i,
             other=entries[item["slug"]],
             how_to_tell_apart=item["how_to_tell_apart"],
+            prints_this=item["prints_this"],
         )
         for i, item in enumerate(doc["siblings"])
     )

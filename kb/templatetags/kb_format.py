@@ -1,6 +1,7 @@
 from django import template
 from django.utils.safestring import mark_safe
 
+from kb.rendering import first_sentence as _first_sentence
 from kb.rendering import highlight_code, render_inline_markdown, render_markdown
 from kb.snippets import defaults_used, describe, render_snippet
 
@@ -15,6 +16,11 @@ def markdown(text):
 @register.filter
 def inline_markdown(text):
     return mark_safe(render_inline_markdown(text))  # sanitised by nh3 in render_markdown
+
+
+@register.filter
+def first_sentence(text):
+    return _first_sentence(text)
 
 
 @register.filter
