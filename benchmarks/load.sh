@@ -39,13 +39,38 @@ run() {  # name, connections, wrk arguments...
   eval "rps_${name//-/_}_$connections=$rps"
 }
 
+# Wizard steps: every step of a simulated user's walk from each entry's page (some 700 distinct
+# query strings), cycled: each is computed once, then served from the cache per content version.
+.venv/bin/python - "$work/wizard.lua" <<'PY'
+import os, sys
+from urllib.parse import urlencode
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from django.conf import settings
+from tests.simulated import answers_of, wizard_of
+wizard, paths = wizard_of(settings.TAXONOMY_DIR), []
+for slug in wizard.entries:
+    scope = wizard.scope(slug)
+    hypothesis = next(h for h in scope.prior if h.entry == slug)
+    _, _, pairs = wizard.walk(answers_of(scope, hypothesis), slug)
+    paths += ["/wizard/?" + urlencode(pairs[:n]) for n in range(1, len(pairs) + 1)]
+lua = ",\n".join(f"  {path!r}" for path in paths)
+with open(sys.argv[1], "w") as out:
+    out.write("local paths = {\n" + lua + "\n}\nlocal i = 0\nrequest = function()\n"
+              "  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
+PY
+
 echo "gunicorn (config/gunicorn.py), $workers workers, $(nproc) cores, ${seconds}s per run"
 for connections in 16 64; do
   run mix "$connections" -s benchmarks/mix.lua "$base"
   run entry-page "$connections" "$base/kb/ddp-expect-autograd-hooks-assert/"
+  run wizard-steps "$connections" -s "$work/wizard.lua" "$base"
   run static-file "$connections" "$base$static"
 done
 for connections in 16 64; do
   entry=rps_entry_page_$connections static=rps_static_file_$connections
+  wizard=rps_wizard_steps_$connections
   python3 -c "print(f'entry page / static file at $connections connections: {${!entry} / ${!static}:.2f}')"
+  python3 -c "print(f'wizard steps / static file at $connections connections: {${!wizard} / ${!static}:.2f} (target 0.4)')"
 done

@@ -215,3 +215,21 @@ def answer_in(html, query):
     chosen = answer(step.question, questions.by_slug[SEED], questions.kinds_of[SEED][0])
     assert f'href="?{chosen}"'.replace("&", "&amp;") in html
     return chosen
+
+
+def test_the_json_mirror_starts_from_nothing_and_its_choices_lead_to_an_entry(client, taxonomy):
+    body = client.get("/api/wizard/").json()
+    assert body["blank"] and body["question"]["choices"]
+    for _ in range(8):  # always the first choice: it must reach an entry
+        choice = body["question"]["choices"][0]
+        if choice["entry"]:
+            step = client.get("/api/wizard/", {"entry": choice["entry"]}).json()
+            assert "question" in step or "result" in step
+            return
+        body = client.get("/api/wizard/?" + choice["query"]).json()
+    raise AssertionError("no entry after 8 blank-start choices")
+
+
+def test_the_json_mirror_refuses_a_blank_start_it_cannot_read(client, taxonomy):
+    response = client.get("/api/wizard/?happened=exploded")
+    assert response.status_code == 400 and response.json()["error"]

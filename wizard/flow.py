@@ -108,7 +108,7 @@ def next_step(scope, state, frameworks, variables):
     remaining = reasoning.ranked_questions(belief, questions, answers, outcomes)
     done = len([a for a in answered if not a.known])
 
-    if not reasoning.finished(belief, questions, answers, outcomes):
+    if not reasoning.finished(belief, questions, answers, outcomes, remaining):
         key = remaining[0][1]
         current = Ask(scope.questions[key], _reason(scope, belief, questions[key]))
         return Step(scope, state, belief, current, answered, (done + 1, done + len(remaining)))
@@ -128,6 +128,18 @@ def next_step(scope, state, frameworks, variables):
     if current is result and result.fix is not None:
         result.snippet = render_fix(result.fix, state, frameworks, variables)
     return Step(scope, state, belief, current, answered, (done + 1, done + 1))
+
+
+def best_guess(scope, state, frameworks, variables):
+    """The result the wizard would give now without asking anything more (the diagnosis
+    page's answer to a paste), its fix rendered for what the state knows of the loop."""
+    questions = scope.reasoning_questions
+    answers = {k: v for k, v in state.answers.items() if k in questions}
+    belief = reasoning.posterior(scope.prior, questions, answers)
+    result = _result(scope, state, belief, answers)
+    if result.fix is not None:
+        result.snippet = render_fix(result.fix, state, frameworks, variables)
+    return result
 
 
 def _reason(scope, belief, question):

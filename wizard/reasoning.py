@@ -123,12 +123,15 @@ def chosen_entry(belief, start):
     return max(tied, key=lambda entry: (round(best_cause[entry], 9), entry == start))
 
 
-def finished(belief, questions, answered, outcomes=None):
-    """Confident in one outcome, or nothing left that would change it."""
+def finished(belief, questions, answered, outcomes=None, ranked=None):
+    """Confident in one outcome, or nothing left that would change it. `ranked`: what
+    ranked_questions gave for the same arguments, when the caller has it already."""
     totals = outcome_belief(belief, outcomes or {})
     if totals and max(totals.values()) >= CONFIDENT:
         return True
-    return not ranked_questions(belief, questions, answered, outcomes)
+    if ranked is None:
+        ranked = ranked_questions(belief, questions, answered, outcomes)
+    return not ranked
 
 
 def separates(belief, question):

@@ -31,37 +31,39 @@ def _visible(request):
     return Entry.objects.visible_to(request.user)
 
 
-def _start(request, params):
-    """(entry, note) for the `entry` parameter, following renamed entries; (None, None) when
-    the link names no entry the visitor may see."""
+def _start(request, params, known):
+    """(slug, note) for the `entry` parameter, following renamed entries; (None, None) when
+    the link names no entry the visitor may see. `known`: what the visitor may see."""
     slug = params.get("entry", "")
+    if slug in known.entries:
+        return slug, None
     entry, moved = _visible(request).resolve("slug", slug)
-    if moved:
-        return entry, f"The entry “{slug}” is now “{entry.slug}”; the link still works."
-    return entry, None
+    if not moved or entry.slug not in known.entries:
+        return None, None
+    return entry.slug, f"The entry “{slug}” is now “{entry.slug}”; the link still works."
 
 
-def _scope(params, known, entry):
+def _scope(params, known, slug):
     """From the paste's candidates when the query carries them, else from the entry."""
     candidates = tuple(parse_candidates(params.get("cand", "")))
     scope = None
     if candidates:
         scope = known.scope(candidates, lambda: paste_scope(candidates, known.entries))
     if scope is None:
-        start = known.entries[entry.slug]
-        scope = known.scope(entry.slug, lambda: entry_scope(start, known.entries))
+        start = known.entries[slug]
+        scope = known.scope(slug, lambda: entry_scope(start, known.entries))
     return scope
 
 
 def _step(request, params=None):
     """The step for the query `params` (the request's own by default)."""
     params = request.GET if params is None else params
-    entry, note = _start(request, params)
-    if entry is None:
-        return None
     known = repository.current(staff=request.user.is_staff)
+    slug, note = _start(request, params, known)
+    if slug is None:
+        return None
     variables = families.current().variables
-    scope = _scope(params, known, entry)
+    scope = _scope(params, known, slug)
     state = parse_state(params, scope.questions.keys(), known.frameworks.keys(), variables)
     state.entry = scope.start.slug
     if note:
@@ -128,9 +130,11 @@ def step_json(request):
         return _step_json_from_paste(request)
     if request.method not in ("GET", "HEAD"):
         return JsonResponse({"error": "GET a step, or POST a paste."}, status=405)
-    current = _step(request) if request.GET.get("entry") else None
+    if not request.GET.get("entry"):
+        return _blank_json(request)
+    current = _step(request)
     if current is None:
-        return JsonResponse({"error": "Start from an entry: entry=<slug>."}, status=404)
+        return JsonResponse({"error": "No such entry: start from nothing or a paste."}, status=404)
     return JsonResponse(step_as_json(current))
 
 
@@ -225,3 +229,26 @@ def _blank_query(request):
     cached)."""
     state = _blank_questions(False).parse(request.GET)
     return request.GET.urlencode() if state.problems else state.query()
+
+
+def _blank_json(request):
+    """The blank start as JSON: the question and its choices, each with the query of the next
+    blank step, or the entry whose checklist it opens (GET /api/wizard/?entry=<slug>)."""
+    questions = _blank_questions(request.user.is_staff)
+    state = questions.parse(request.GET)
+    if state.problems:
+        return JsonResponse({"error": " ".join(state.problems)}, status=400)
+    current = questions.step(state)
+    body = {"blank": True, "query": state.query(), "candidates": len(current.candidates)}
+    question = current.question
+    if question is not None:
+        choices = [*question.choices, question.other]
+        body["question"] = {
+            "key": question.key,
+            "text": question.text,
+            "help": question.help,
+            "choices": [
+                {"label": c.label, "query": c.query, "entry": c.entry or None} for c in choices
+            ],
+        }
+    return JsonResponse(body)
