@@ -1,5 +1,8 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
+from django.views.generic import RedirectView
 
 from kb import api, login_throttle
 from wizard import views as wizard_views
@@ -15,5 +18,8 @@ urlpatterns = [
     path("api/openapi.json", api.openapi, name="api-openapi"),
     path("api/wizard/", wizard_views.step_json, name="api-wizard"),
     path("wizard/", include("wizard.urls")),
+    # Browsers ask for /favicon.ico whatever a page links; the icon is the SVG base.html links.
+    # Lazy: the static files' manifest is read on the first request, not at import.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"), permanent=True)),
     path("", include("kb.urls")),
 ]

@@ -7,10 +7,13 @@ The shipped content lives in fixtures/ (kb/taxonomy/ reads and writes it); every
 entry is kept as a Revision holding the entry's whole document.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from kb.patterns import pattern_error
 
@@ -562,3 +565,51 @@ class UnmatchedPaste(models.Model):
 
     def __str__(self):
         return self.masked_text.splitlines()[0][:80] if self.masked_text else self.fingerprint
+
+
+class SharedPasteQuerySet(models.QuerySet):
+    def _cutoff(self):
+        return timezone.now() - timedelta(days=settings.SHARED_PASTE_DAYS)
+
+    def live(self):
+        return self.filter(created__gte=self._cutoff())
+
+    def expired(self):
+        return self.filter(created__lt=self._cutoff())
+
+
+class SharedPaste(models.Model):
+    """A posted paste at its own address, /d/<key>, for anyone given the link: masked
+    (kb/sharing.py), diagnosed anew whenever it is shown, gone SHARED_PASTE_DAYS after it was
+    posted."""
+
+    key = models.CharField(max_length=24, primary_key=True)
+    masked_text = models.TextField(help_text="The paste, its secrets and private names masked.")
+    frame_line = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The paste's line (from 0) of the user's own frame in the root traceback: "
+        "the masked paths no longer tell a library's frames from theirs.",
+    )
+    facts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the paste proved when it was posted, {key: [value, masked evidence, "
+        "line from 0]}: a fact read from a path that masking shortens still counts.",
+    )
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = SharedPasteQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return self.key
+
+    def get_absolute_url(self):
+        return reverse("kb:shared", args=[self.key])
+
+    @property
+    def expires(self):
+        return self.created + timedelta(days=settings.SHARED_PASTE_DAYS)

@@ -3,9 +3,6 @@ link into the wizard with what the paste proved already answered) and as JSON (t
 CLI). Line numbers shown to people are 1-based lines of their paste."""
 
 from dataclasses import dataclass
-from urllib.parse import urlencode
-
-from django.urls import reverse
 
 MAX_SHOWN_LINES = 400
 CONTEXT_LINES = 6
@@ -92,12 +89,32 @@ def as_json(diagnosis, url_for, limit=5):
     }
 
 
-def wizard_url(diagnosis):
-    """The wizard's start from this diagnosis: its candidates with their calibrated
-    probabilities and the facts the paste proves, with the text that proved each. The wizard
-    (GET /wizard/paste) decides what they answer; kb only says what the paste showed."""
-    candidates = ",".join(f"{c.slug}:{c.confidence:.3f}" for c in diagnosis.candidates[:5])
-    query = [("cand", candidates)]
-    for fact in diagnosis.facts.values():
-        query += [(f"f.{fact.key}", fact.value), (f"ev.{fact.key}", fact.evidence[:200])]
-    return f"{reverse('wizard:paste')}?{urlencode(query)}"
+# Why a candidate, in words, by the kind of evidence (kb.diagnosis.calibration.FEATURES): the
+# engine's own summaries quote its patterns and weights, which only staff are shown.
+EVIDENCE_WORDS = {
+    "text_root": "The root exception is the message this failure prints",
+    "text_error": "Another error in the paste is a message this failure prints",
+    "text_other": "A line of the paste is one this failure prints",
+    "root_text_elsewhere": "The message this failure raises appears in the paste, though not "
+    "as its last exception",
+    "generic": "Lines this failure prints, which other failures print too",
+    "assert_root": "The root exception is the internal assertion this failure trips",
+    "assert_elsewhere": "The paste shows the internal assertion this failure trips",
+    "exception_root": "The root exception is of the type this failure raises",
+    "exception_elsewhere": "An exception in the paste is of the type this failure raises",
+    "fingerprint": "The log shows this failure's sequence of lines, in order",
+    "fulltext": "The paste's words are close to this entry's",
+}
+OTHER_EVIDENCE = "The paste resembles what this failure prints"
+
+
+def evidence_rows(diagnosis, candidate):
+    """Why the candidate, in words: one row per kind of evidence with the paste's lines that
+    show it (1-based), strongest first."""
+    lines = diagnosis.normalised.lines
+    rows = {}
+    for reason in sorted(candidate.reasons, key=lambda r: -r.weight):
+        words = EVIDENCE_WORDS.get(reason.feature, OTHER_EVIDENCE)
+        row = rows.setdefault(words, {"words": words, "lines": set()})
+        row["lines"].update(lines[i].source + 1 for i in reason.lines)
+    return [{**row, "lines": sorted(row["lines"])} for row in rows.values()]

@@ -4,6 +4,7 @@ Markdown output is sanitised with nh3 (an allow-list), so content edited in the 
 inject script. Code is highlighted on the server by Pygments; colours live in pygments.css.
 """
 
+import threading
 from functools import lru_cache
 
 import markdown
@@ -32,11 +33,24 @@ _formatter = HtmlFormatter(cssclass="highlight")
 RENDERED = 8192
 
 
+_converters = threading.local()
+
+
+def _converter():
+    # Building a Markdown instance (its extensions, their patterns) costs more than
+    # converting a paragraph: one per thread, reset between texts.
+    converter = getattr(_converters, "markdown", None)
+    if converter is None:
+        converter = markdown.Markdown(
+            extensions=MARKDOWN_EXTENSIONS, extension_configs=MARKDOWN_CONFIG
+        )
+        _converters.markdown = converter
+    return converter.reset()
+
+
 @lru_cache(maxsize=RENDERED)
 def render_markdown(text):
-    html = markdown.markdown(
-        text, extensions=MARKDOWN_EXTENSIONS, extension_configs=MARKDOWN_CONFIG
-    )
+    html = _converter().convert(text)
     return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES)
 
 

@@ -1,6 +1,7 @@
 import fcntl
 import pickle
 import shutil
+import sqlite3
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
@@ -8,6 +9,7 @@ from urllib.parse import urlencode
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
+from django.db import connection
 
 from kb.models import Category, Entry, Family, Framework, Signature, Symptom
 from kb.snippets import variables_from
@@ -92,11 +94,26 @@ def _empty_cache():
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
+def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory, worker_id):
     """The shipped taxonomy is loaded once into the test database; each test's changes are
-    rolled back, so every test starts from it."""
+    rolled back, so every test starts from it. On SQLite the first pytest-xdist worker's
+    loaded database is copied into the others' (SQLite's backup API) instead of loading the
+    files again in each."""
     with django_db_blocker.unblock():
-        load_taxonomy(django_settings.TAXONOMY_DIR)
+        if connection.vendor != "sqlite" or worker_id == "master":
+            load_taxonomy(django_settings.TAXONOMY_DIR)
+            return
+        shared = tmp_path_factory.getbasetemp().parent / "taxonomy.sqlite3"
+        with open(shared.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            connection.ensure_connection()
+            if shared.exists():
+                with sqlite3.connect(shared) as source:
+                    source.backup(connection.connection)
+            else:
+                load_taxonomy(django_settings.TAXONOMY_DIR)
+                with sqlite3.connect(shared) as target:
+                    connection.connection.backup(target)
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ class Wizard:
         return entry_scope(self.entries[slug], self.entries)
 
     def paste_pairs(self, diagnosis):
-        """The query pairs a paste starts in (what GET /wizard/paste redirects to)."""
+        """The query pairs a paste starts in (what the diagnosis page's "Confirm it" links to)."""
         candidates = [(c.slug, c.confidence) for c in diagnosis.candidates]
         scope = self.scope(None, candidates)
         if scope is None:

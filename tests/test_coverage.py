@@ -47,7 +47,7 @@ def test_each_family_links_to_its_top_category(taxonomy):
 def test_a_no_match_names_the_covered_families_and_no_entry_under_the_floor(client, taxonomy):
     diagnosis = repository.diagnose(UNKNOWN)
     assert diagnosis.verdict == "no_match"
-    page = client.post("/diagnose", {"q": UNKNOWN}).content.decode()
+    page = client.post("/diagnose", {"q": UNKNOWN}, follow=True).content.decode()
     assert "does not know this failure yet" in page
     for family in families_with_published_entries():
         assert family.name in page
@@ -58,7 +58,7 @@ def test_a_no_match_names_the_covered_families_and_no_entry_under_the_floor(clie
 def test_a_no_match_of_a_covered_kind_of_failure_names_its_family(client, taxonomy):
     paste = "torch.OutOfMemoryError: something no entry has seen yet"
     assert repository.diagnose(paste).verdict == "no_match"
-    page = client.post("/diagnose", {"q": paste}).content.decode()
+    page = client.post("/diagnose", {"q": paste}, follow=True).content.decode()
     memory = Family.objects.get(slug="memory")
     assert f">{memory.name}</a>,\n        which Faultline covers" in page
 

@@ -148,10 +148,14 @@ def test_static_graph_off_resolves_the_verified_trigger_and_align_no_sync_only_t
 
 
 def test_snippets_ask_the_wizard_only_for_what_they_are_tailored_to():
+    """The plain loop steps the user's scheduler if they have one; a Trainer snippet sets no
+    scheduler at all (the user's lr_scheduler_type stays theirs)."""
     for key, fix in FIXES.items():
         for s in fix["snippets"]:
-            if s["framework"] in ("pytorch", "hf_trainer"):
+            if s["framework"] == "pytorch":
                 assert uses(s["code"], "scheduler"), (key, s["framework"])
+            if s["framework"] == "hf_trainer":
+                assert "lr_scheduler_type" not in s["code"], key
             if s["framework"] == "hf_trainer" or key in ("align-no-sync", "static-graph-off"):
                 assert uses(s["code"], "accumulation_steps"), (key, s["framework"])
 

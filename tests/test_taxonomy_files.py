@@ -392,6 +392,33 @@ def test_content_lint_needs_a_signature_that_matches_the_sample_output(toy_copy,
     assert "no signature matches any sample output line" in capsys.readouterr().err
 
 
+def test_content_lint_refuses_the_teams_own_words_in_prose_with_their_line(db, toy_copy, capsys):
+    family = family_file(toy_copy)
+    family.write_text(
+        family.read_text() + "not_for_readers:\n  - phrase: the lab\n    why: Our setup.\n"
+    )
+    path = entry_file(toy_copy)
+    edit(path, "text: A consumer slower than the producer.", "text: Reproduced in the lab.")
+    edit(path, "\n---\n\n", "\n---\n\nThe lab saw it first.\n\n")
+    assert refused_by_check_and_load(toy_copy, capsys) == [
+        f"{ENTRY}:{line_of(path, 'Reproduced in the lab.')}: triggers[2].text says 'the lab', "
+        "words of the team rather than of the reader (a family's not_for_readers)",
+        f"{ENTRY}:{line_of(path, 'The lab saw it first.')}: explanation says 'the lab', "
+        "words of the team rather than of the reader (a family's not_for_readers)",
+    ]
+
+
+def test_the_teams_words_are_refused_as_whole_words_only(toy_copy):
+    family = family_file(toy_copy)
+    family.write_text(
+        family.read_text() + "not_for_readers:\n  - phrase: the lab\n    why: Our setup.\n"
+    )
+    edit(
+        entry_file(toy_copy), "text: A consumer slower", "text: Check the labels. A consumer slower"
+    )
+    read_taxonomy(toy_copy)  # "the labels" is the reader's word
+
+
 def test_a_snippet_with_a_broken_template_tag_is_not_loaded(db, toy_copy, capsys):
     path = entry_file(toy_copy)
     edit(path, "toyfw.run(batch_size={{ batch_size }})", "toyfw.run({% if %})")

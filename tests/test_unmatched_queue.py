@@ -41,7 +41,7 @@ def send(client, endpoint, text, **extra):
         return client.post("/api/diagnose", body, content_type="application/json", **extra)
     if endpoint == "go":
         return client.get("/go", {"q": text}, **extra)
-    return client.post("/diagnose", {"q": text}, **extra)
+    return client.post("/diagnose", {"q": text}, follow=True, **extra)
 
 
 def queued(text, count=1, age=timedelta(0)):

@@ -6,6 +6,5 @@ app_name = "wizard"
 
 urlpatterns = [
     path("", views.step, name="step"),
-    path("paste", views.from_paste, name="paste"),
     path("feedback", views.feedback, name="feedback"),
 ]

@@ -11,7 +11,6 @@ from django.views.decorators.http import require_POST, require_safe
 from kb import families, ratelimit
 from kb.api import read_json_text
 from kb.caching import cached_for_visitors, per_content_version
-from kb.diagnosis.facts import Fact
 from kb.models import Entry, Family
 from kb.paste import PasteError
 from kb.triage import diagnose_and_record
@@ -19,10 +18,14 @@ from wizard import blank, repository
 from wizard.flow import next_step, step_as_json
 from wizard.models import Feedback
 from wizard.paste import paste_state
+from wizard.report import report_unfixed
 from wizard.scope import entry_scope, paste_scope
 from wizard.state import parse_candidates, parse_state
 
 FIXED = {"yes": True, "no": False}
+THANKS = "Thank you: your answer helps keep this entry right."
+NOT_FIXED = "Thank you for telling us, and sorry it did not fix it. What to try next:"
+TOLD = "Thank you: the maintainers will see this result and your answers in their queue."
 VISITOR_COOKIE = "faultline_visitor"
 VISITOR_MAX_AGE = 2 * 365 * 24 * 3600
 
@@ -82,21 +85,6 @@ def _paste_start(request, candidates, facts):
     return paste_state(
         scope, candidates, facts, parts.facts, parts.variables, known.frameworks.keys()
     )
-
-
-@require_safe
-def from_paste(request):
-    """GET /wizard/paste?cand=<slug>:<p>,...&f.<fact>=<value>&ev.<fact>=<text>: the link a
-    diagnosis gives (kb knows the facts, the wizard what they answer); redirects to the step."""
-    facts = {
-        key[2:]: Fact(key[2:], value, -1, request.GET.get(f"ev.{key[2:]}", "")[:200])
-        for key, value in request.GET.items()
-        if key.startswith("f.")
-    }
-    state = _paste_start(request, parse_candidates(request.GET.get("cand", "")), facts)
-    if state is None:
-        return redirect("wizard:step")
-    return redirect(f"{reverse('wizard:step')}?{state.query()}")
 
 
 def _visitor_query(request, version):
@@ -165,21 +153,27 @@ def feedback(request):
         "Too many answers from your address: try again within the hour.",
     )
     entry = get_object_or_404(_visible(request), slug=request.POST.get("entry", ""))
+    answer = {
+        "causes": request.POST.get("causes", "")[:200],
+        "fix": request.POST.get("fix", "")[:60],
+        "framework": request.POST.get("framework", "")[:40],
+    }
+    query = request.POST.get("state", "").lstrip("?")
+    # Back to the result, where the form was: the message (tagged for it) shows there.
+    response = redirect(f"{reverse('wizard:step')}?{query}#feedback")
+    if request.POST.get("tell") == "maintainers":
+        report_unfixed(entry, state=query, **answer)
+        messages.success(request, TOLD, extra_tags="feedback told")
+        return response
     fixed = FIXED.get(request.POST.get("fixed", ""))
     if fixed is None:
         return HttpResponseBadRequest("Answer yes or no.")
     visitor = _visitor(request)
-    Feedback.objects.record(
-        entry,
-        visitor,
-        fixed=fixed,
-        causes=request.POST.get("causes", "")[:200],
-        fix=request.POST.get("fix", "")[:60],
-        framework=request.POST.get("framework", "")[:40],
-    )
-    messages.success(request, "Thank you: your answer helps keep this entry right.")
-    query = request.POST.get("state", "").lstrip("?")
-    response = redirect(f"{reverse('wizard:step')}?{query}#feedback")
+    Feedback.objects.record(entry, visitor, fixed=fixed, **answer)
+    if fixed:
+        messages.success(request, THANKS, extra_tags="feedback fixed")
+    else:
+        messages.info(request, NOT_FIXED, extra_tags="feedback not-fixed")
     _remember(response, visitor)
     return response
 

@@ -16,6 +16,8 @@ besides its entries.
                                # first (one family declares them: common)
     shows: [...]               # which kinds each of the family's categories (or, where an
                                # entry differs from its category, each such entry) shows
+    not_for_readers: [...]     # phrases of the team's own ("the lab", "the seed entry") that
+                               # entry prose must not say to its readers
     calibration: {...}         # how much each kind of evidence counts (one family has it;
                                # written by `manage.py refit`: kb/diagnosis/calibration.py)
 
@@ -112,6 +114,7 @@ PARTS = {
             }
         )
     ),
+    "not_for_readers": Seq(Map({"phrase": Text(required=True), "why": Text()}), unique_by="phrase"),
 }
 
 

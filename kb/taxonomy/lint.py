@@ -13,10 +13,16 @@ The blank start's kinds of "what happened" are each shown by some category or en
 `shows` names a category or entry that exists and only declared kinds, and once kinds are
 declared every published entry shows one (else only "not sure" would reach it).
 
+What an entry says to its readers (its prose: summary, explanation, symptoms, causes, checks,
+fixes, notes, how to tell siblings apart) uses none of the phrases the families list under
+`not_for_readers`: the team's own words for its work ("the lab", "the seed entry") mean nothing
+to someone mid-incident.
+
 read_taxonomy (kb/taxonomy/reading.py) runs these rules, so `load_taxonomy` refuses what
 `check_taxonomy` reports.
 """
 
+import re
 from collections import defaultdict
 
 from kb.diagnosis.calibration import FEATURES, NONE_FEATURES
@@ -139,7 +145,81 @@ def lint_taxonomy(taxonomy, root):
     problems.extend(_variable_problems(taxonomy, root, variables))
     problems.extend(_calibration_problems(taxonomy, root))
     problems.extend(_happened_problems(taxonomy, root))
+    problems.extend(_reader_word_problems(taxonomy, root))
     return problems
+
+
+# Every field an entry page or the wizard shows as prose, by its path in the document.
+PROSE = ("summary", "checklist_intro", "fixes_note", "base_loop.note")
+PROSE_LISTS = {
+    "symptoms": (None,),
+    "triggers": ("text", "note"),
+    "checks": ("question", "how_to_check", "positive_means"),
+    "fixes": ("title", "why"),
+    "sample_output": ("note",),
+    "siblings": ("how_to_tell_apart",),
+}
+
+
+def prose_fields(doc, lines):
+    """(line, path, text) for every prose field of an entry but its explanation."""
+    for path in PROSE:
+        name, _, part = path.partition(".")
+        text = doc[name][part] if part else doc[name]
+        yield lines.get(path, lines.get(name, 1)), path, text
+    for name, parts in PROSE_LISTS.items():
+        for i, item in enumerate(doc[name], 1):
+            for part in parts:
+                path = f"{name}[{i}].{part}" if part else f"{name}[{i}]"
+                yield (
+                    lines.get(path, lines.get(f"{name}[{i}]", 1)),
+                    path,
+                    item[part] if part else item,
+                )
+    for i, fix in enumerate(doc["fixes"], 1):
+        for j, snippet in enumerate(fix["snippets"], 1):
+            path = f"fixes[{i}].snippets[{j}].note"
+            yield lines.get(path, lines.get(f"fixes[{i}].snippets[{j}]", 1)), path, snippet["note"]
+
+
+def _phrase_pattern(phrase):
+    # Whole words only: "the lab" must not refuse "the labels".
+    start = r"\b" if phrase[:1].isalnum() else ""
+    end = r"\b" if phrase[-1:].isalnum() else ""
+    return re.compile(start + re.escape(phrase) + end, re.IGNORECASE)
+
+
+def _reader_word_problems(taxonomy, root):
+    banned = [
+        (item["phrase"], _phrase_pattern(item["phrase"]))
+        for family in taxonomy.families
+        for item in family.document["not_for_readers"]
+    ]
+    if not banned:
+        return
+    for source in taxonomy.entries:
+        where = display_path(source.path, root)
+        fields = list(prose_fields(source.document, source.lines))
+        first = _explanation_line(source.path)
+        fields += [
+            (first + n, "explanation", text)
+            for n, text in enumerate(source.document["explanation"].split("\n"))
+        ]
+        for line, path, text in fields:
+            for phrase, pattern in banned:
+                if text and pattern.search(text):
+                    yield (
+                        f"{where}:{line}: {path} says {phrase!r}, words of the team rather than "
+                        "of the reader (a family's not_for_readers)"
+                    )
+
+
+def _explanation_line(path):
+    """The line where an entry file's explanation (the Markdown after the front matter) starts."""
+    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    head = text[: text.find("\n---\n", 3) + 5]
+    body = text[len(head) :]
+    return head.count("\n") + 1 + (len(body) - len(body.lstrip("\n")))
 
 
 def _happened_problems(taxonomy, root):

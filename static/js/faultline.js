@@ -95,3 +95,33 @@ document.addEventListener("htmx:configRequest", (event) => {
   const match = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
   if (match) event.detail.headers["X-CSRFToken"] = decodeURIComponent(match[1]);
 });
+
+// Ctrl+Enter (Cmd+Enter on a Mac) in the paste box sends it, as in the chat and review tools
+// the text comes from; Enter alone stays a new line.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
+  const box = event.target.closest("textarea");
+  if (!box || !box.form) return;
+  event.preventDefault();
+  box.form.requestSubmit();
+});
+
+// A link marked data-fills="<textarea id>" points at a text file of this site (an example
+// paste): a click puts the text in the box instead of opening it.
+document.addEventListener("click", async (event) => {
+  const link = event.target.closest("a[data-fills]");
+  const box = link && document.getElementById(link.dataset.fills);
+  if (!box) return;
+  event.preventDefault();
+  try {
+    const response = await fetch(link.href);
+    if (!response.ok) throw new Error(response.statusText);
+    box.value = await response.text();
+  } catch {
+    window.location.href = link.href;  // the file itself, to copy from
+    return;
+  }
+  box.focus();
+  box.setSelectionRange(0, 0);
+  box.scrollTop = 0;
+});

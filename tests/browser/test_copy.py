@@ -47,6 +47,8 @@ def test_the_plain_http_address_has_no_clipboard_api(plain_page):
 
 def test_every_code_block_on_an_entry_page_has_a_copy_button(plain_page):
     plain_page.goto(f"/kb/{SEED}/")
+    # The other fixes and frameworks are collapsed: opened, their code has buttons too.
+    plain_page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     blocks = plain_page.locator(CODE_BLOCKS)
     # Every snippet of the four fixes, the base loop, the sample output, code in the checklist.
     assert blocks.count() >= 4 * 4 + 3
@@ -57,7 +59,9 @@ def test_every_code_block_on_an_entry_page_has_a_copy_button(plain_page):
 def test_copying_a_snippet_over_plain_http_puts_its_rendered_code_on_the_clipboard(
     plain_page, clipboard
 ):
-    plain_page.goto(f"/kb/{SEED}/")
+    # A link into a collapsed fix opens it (static/js/entry.js).
+    plain_page.goto(f"/kb/{SEED}/#fix-static-graph-off")
+    assert plain_page.locator("#fix-static-graph-off").get_attribute("open") is not None
     figure = plain_page.locator("#fix-static-graph-off figure.snippet").first
     figure.get_by_role("button", name="Copy code").click()
 

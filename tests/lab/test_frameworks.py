@@ -1,0 +1,272 @@
+"""The entries' fixes in the real frameworks: Lightning 2.6.6, the Hugging Face Trainer
+(transformers 5.24.0) and Accelerate 1.15.0, beside torch 2.13.0 on CPU (requirements-dev.txt).
+
+Each broken scenario is a user's configuration that fails for real, in the framework's own
+frames, and is captured into tests/corpus/; each fixed scenario renders the entry's snippet for
+that framework as the wizard renders it and trains two CPU processes with it, asserting equal
+gradients across ranks at every optimizer step. The scenarios run under torchrun only: the
+frameworks read the ranks from its environment, as in a user's launch, and every run pays the
+frameworks' imports (5 to 6 s a process).
+
+The site never imports a framework: the last tests hold it to that, and read what the real
+captures tell the wizard.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.lab.lab import NEEDS_TORCH, run_and_check
+from tools.repro.run import CORPUS_DIR
+
+SEED = "ddp-expect-autograd-hooks-assert"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SITE = ("config", "kb", "wizard", "templates", "manage.py")
+FRAMEWORKS_IMPORTED = re.compile(
+    r"^\s*(?:import|from)\s+(?:lightning|pytorch_lightning|transformers|accelerate|deepspeed)\b",
+    re.MULTILINE,
+)
+
+# --- ddp-expect-autograd-hooks-assert: static_graph with gradient accumulation ------------
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_static_graph_with_accumulate_grad_batches_trips_expect_autograd_hooks():
+    output = run_and_check("fw_lightning_static_graph_accumulation", "torchrun").output
+    assert 'reducer.cpp":1732' in output
+    assert "lightning/pytorch/loops/optimization/automatic.py" in output
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_snippet_static_graph_off_trains_with_equal_gradients():
+    run_and_check("fw_lightning_fixed_static_graph_off", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_hf_trainer_ddp_static_graph_with_gradient_accumulation_trips_expect_autograd_hooks():
+    output = run_and_check("fw_hf_trainer_static_graph_accumulation", "torchrun").output
+    assert 'reducer.cpp":1732' in output
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_hf_trainer_snippet_ddp_static_graph_false_trains_with_equal_gradients():
+    run_and_check("fw_hf_trainer_fixed_static_graph_off", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_static_graph_kwargs_with_accumulate_trips_expect_autograd_hooks():
+    output = run_and_check("fw_accelerate_static_graph_accumulation", "torchrun").output
+    assert 'reducer.cpp":1732' in output
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_snippet_static_graph_false_trains_with_equal_gradients():
+    run_and_check("fw_accelerate_fixed_static_graph_off", "torchrun")
+
+
+# --- ddp-unused-params-prior-reduction: a layer no forward uses ----------------------------
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_unused_layer_without_find_unused_parameters_says_so_in_its_own_words():
+    output = run_and_check("fw_lightning_unused_parameter", "torchrun").output
+    assert "strategy='ddp_find_unused_parameters_true'" in output
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_snippet_ddp_find_unused_parameters_true_trains_with_equal_gradients():
+    run_and_check("fw_lightning_fixed_find_unused_parameters", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_hf_trainer_unused_layer_with_find_unused_parameters_off_fails_the_prior_reduction():
+    run_and_check("fw_hf_trainer_unused_parameter", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_hf_trainer_snippet_ddp_find_unused_parameters_true_trains_with_equal_gradients():
+    run_and_check("fw_hf_trainer_fixed_find_unused_parameters", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_unused_layer_without_find_unused_parameters_fails_the_prior_reduction():
+    run_and_check("fw_accelerate_unused_parameter", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_snippet_find_unused_parameters_true_trains_with_equal_gradients():
+    run_and_check("fw_accelerate_fixed_find_unused_parameters", "torchrun")
+
+
+# --- ddp-find-unused-parameters-perf-warning: find_unused_parameters with every parameter used
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_find_unused_all_used",
+        "fw_hf_trainer_find_unused_all_used",
+        "fw_accelerate_find_unused_all_used",
+    ],
+)
+def test_find_unused_parameters_with_every_parameter_used_warns_in_each_framework(module):
+    output = run_and_check(module, "torchrun").output
+    assert "reducer.cpp" in output
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_fixed_find_unused_off",
+        "fw_hf_trainer_fixed_find_unused_off",
+        "fw_accelerate_fixed_find_unused_off",
+    ],
+)
+def test_snippet_find_unused_off_trains_without_the_warning(module):
+    output = run_and_check(module, "torchrun").output
+    assert "did not find any unused parameters" not in output
+
+
+# --- ddp-mark-variable-ready-twice: reentrant checkpointing with find_unused_parameters ---
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_reentrant_checkpoint_find_unused",
+        "fw_hf_trainer_reentrant_checkpoint_find_unused",
+    ],
+)
+def test_reentrant_checkpoint_with_find_unused_parameters_marks_a_variable_ready_twice(module):
+    run_and_check(module, "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_fixed_reentrant_find_unused_off",
+        "fw_hf_trainer_fixed_non_reentrant_checkpointing",
+    ],
+)
+def test_snippets_for_reentrant_checkpointing_train_with_equal_gradients(module):
+    run_and_check(module, "torchrun")
+
+
+# --- ddp-no-trainable-params: a frozen teacher passed to accelerator.prepare() -------------
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_prepare_of_a_frozen_teacher_refuses_a_module_without_trainable_params():
+    run_and_check("fw_accelerate_frozen_teacher_prepared", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_snippet_keeping_the_teacher_out_of_prepare_trains_with_equal_gradients():
+    run_and_check("fw_accelerate_fixed_do_not_wrap_frozen", "torchrun")
+
+
+# --- what the site may import, and what the real output tells it ---------------------------
+
+
+def test_the_site_never_imports_a_framework():
+    offenders = []
+    for top in SITE:
+        paths = [REPO_ROOT / top] if top.endswith(".py") else (REPO_ROOT / top).rglob("*.py")
+        for path in paths:
+            if FRAMEWORKS_IMPORTED.search(path.read_text("utf-8")):
+                offenders.append(str(path.relative_to(REPO_ROOT)))
+    assert offenders == []
+
+
+UNUSED = "ddp-unused-params-prior-reduction"
+PERF = "ddp-find-unused-parameters-perf-warning"
+TWICE = "ddp-mark-variable-ready-twice"
+
+
+@pytest.mark.parametrize(
+    ("slug", "capture", "framework"),
+    [
+        (SEED, "lightning-static-graph-accumulation-torchrun.txt", "lightning"),
+        (SEED, "hf-trainer-static-graph-accumulation-torchrun.txt", "hf_trainer"),
+        (SEED, "accelerate-static-graph-accumulation-torchrun.txt", "accelerate"),
+        (UNUSED, "lightning-unused-parameter-torchrun.txt", "lightning"),
+        (UNUSED, "hf-trainer-unused-parameter-torchrun.txt", "hf_trainer"),
+        (PERF, "lightning-find-unused-all-used-torchrun.txt", "lightning"),
+        (TWICE, "lightning-reentrant-checkpoint-find-unused-torchrun.txt", "lightning"),
+        (TWICE, "hf-trainer-reentrant-checkpoint-find-unused-torchrun.txt", "hf_trainer"),
+        (
+            "ddp-no-trainable-params",
+            "accelerate-frozen-teacher-prepared-torchrun.txt",
+            "accelerate",
+        ),
+    ],
+)
+def test_a_real_framework_capture_names_its_framework_and_entry(taxonomy, slug, capture, framework):
+    from kb.diagnosis.repository import diagnose
+
+    diagnosis = diagnose((CORPUS_DIR / slug / capture).read_text("utf-8"))
+    assert diagnosis.verdict == "match"
+    assert diagnosis.candidates[0].slug == slug
+    assert diagnosis.facts["framework"].value == framework
+
+
+def test_accelerates_failure_in_the_forward_shows_no_frame_of_accelerate(taxonomy):
+    """Accelerate's prepared model is DDP itself: a reducer error raised in its forward has no
+    Accelerate frame, so the paste cannot say the framework (the wizard asks)."""
+    from kb.diagnosis.repository import diagnose
+
+    capture = CORPUS_DIR / UNUSED / "accelerate-unused-parameter-torchrun.txt"
+    diagnosis = diagnose(capture.read_text("utf-8"))
+    assert diagnosis.candidates[0].slug == UNUSED
+    assert "framework" not in diagnosis.facts
+
+
+@pytest.mark.parametrize(
+    "capture", ["hf-trainer-find-unused-all-used", "accelerate-find-unused-all-used"]
+)
+def test_a_warning_without_a_traceback_matches_but_cannot_name_the_trainer_or_accelerate(
+    taxonomy, capture
+):
+    """The reducer's warning comes with no frame, and neither the Trainer's summary line nor
+    Accelerate prints a line of its own: the wizard asks for the framework."""
+    from kb.diagnosis.repository import diagnose
+
+    diagnosis = diagnose((CORPUS_DIR / PERF / f"{capture}-torchrun.txt").read_text("utf-8"))
+    assert diagnosis.verdict == "match"
+    assert diagnosis.candidates[0].slug == PERF
+    assert "framework" not in diagnosis.facts
+
+
+def test_lightnings_start_up_lines_name_it_without_a_traceback(taxonomy):
+    from kb.diagnosis.repository import diagnose
+
+    log = (
+        "GPU available: False, used: False\n"
+        "TPU available: False, using: 0 TPU cores\n"
+        "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n"
+        "distributed_backend=gloo\n"
+    )
+    assert diagnose(log).facts["framework"].value == "lightning"

@@ -1,0 +1,282 @@
+"""What the lab's framework scenarios share: a tiny model for each framework, and the lines of
+the user's script that an entry's snippet leaves out.
+
+A framework snippet shows only the arguments the fix changes (`pl.Trainer(strategy=...,
+accumulate_grad_batches=4)`); the script around it also names the machine (two CPU processes
+here) and the model, the data and the optimizer. The scenarios run under torchrun, which
+starts one process per rank as a user's launch script does, and every framework here finds the
+ranks in torchrun's environment. Each one runs a few steps of the same 4 -> 8 -> 1 network on
+random data, so a run takes the frameworks' import time and little more.
+
+Only the lab imports this module (the site never imports a framework): each import costs
+seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+
+from tools.repro.harness import grads_match_across_ranks
+from tools.repro.models import MLPLoss
+
+MICRO_BATCHES = 8  # two optimizer steps at the entries' 4 accumulation steps
+
+
+def work_in_temporary_directory() -> None:
+    """The snippets name `out/` and Lightning `lightning_logs/` for what they write: never in
+    the repository. One directory for every run, so that none piles up (the workers end with
+    os._exit, which leaves no chance to remove one)."""
+    directory = Path(tempfile.gettempdir()) / "faultline-lab-frameworks"
+    directory.mkdir(exist_ok=True)
+    os.chdir(directory)
+
+
+def random_batches(rank: int, count: int = MICRO_BATCHES):
+    """Different data on every rank, so that unsynchronised gradients would differ."""
+    generator = torch.Generator().manual_seed(rank)
+    return [torch.randn(4, 4, generator=generator) for _ in range(count)]
+
+
+def network() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+
+
+class Unused(nn.Module):
+    """The network beside a layer no forward uses (a head kept for later, say): DDP without
+    find_unused_parameters waits for its gradient at every step."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = network()
+        self.head_for_later = nn.Linear(4, 1)
+
+    def forward(self, batch):
+        return self.net(batch)
+
+
+class ReentrantCheckpointed(nn.Module):
+    """The network with its second layer under reentrant activation checkpointing: that layer's
+    parameters are outside the graph the forward builds and get their gradients in a second,
+    inner backward."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = network()
+
+    def forward(self, batch):
+        from torch.utils.checkpoint import checkpoint
+
+        hidden = self.net[0](batch)
+        return checkpoint(lambda h: self.net[2](self.net[1](h)), hidden, use_reentrant=True)
+
+
+# --- Lightning -----------------------------------------------------------------------------
+
+
+def lightning_module(unused: bool = False, checkpointed: bool = False):
+    """A LightningModule whose loss is the mean square of the network's output; with
+    `unused`, beside a layer it never uses; with `checkpointed`, ReentrantCheckpointed."""
+    import lightning.pytorch as pl
+
+    class Tiny(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = (
+                Unused() if unused else ReentrantCheckpointed() if checkpointed else network()
+            )
+
+        def training_step(self, batch, batch_idx):
+            return self.net(batch).pow(2).mean()
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.1)
+
+    return Tiny()
+
+
+def lightning_on_this_machine(**machine):
+    """`pl.Trainer(...)` built inside gets `machine` (the accelerator, the devices) for the
+    arguments its caller leaves out, as the user's script names its own hardware; plus what
+    keeps the run short and quiet (no checkpoint, no progress bar)."""
+    import lightning.pytorch as pl
+
+    return arguments_the_script_gives(
+        pl.Trainer,
+        **machine,
+        max_epochs=1,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        logger=False,
+        # Each rank trains on its own random batches (random_batches), as they are.
+        use_distributed_sampler=False,
+    )
+
+
+@contextlib.contextmanager
+def arguments_the_script_gives(cls, **arguments):
+    """Objects of `cls` built inside get `arguments` for those their caller leaves out: the
+    lines of the user's script that an entry's snippet does not show."""
+    original = cls.__init__
+
+    def __init__(self, *args, **kwargs):
+        original(self, *args, **{**arguments, **kwargs})
+
+    cls.__init__ = __init__
+    try:
+        yield
+    finally:
+        cls.__init__ = original
+
+
+def fit_lightning(
+    trainer, rank: int, unused: bool = False, check: bool = True, checkpointed: bool = False
+):
+    """Train the tiny module with `trainer`; asserts equal gradients across ranks at every
+    optimizer step unless `check` is off (a broken run, whose own error must surface).
+    Returns the steps done."""
+    import lightning.pytorch as pl
+
+    module = lightning_module(unused, checkpointed)
+    steps = []
+
+    class CheckGradients(pl.Callback):
+        def on_before_optimizer_step(self, trainer, pl_module, optimizer):
+            if check:
+                assert grads_match_across_ranks(pl_module), f"step {len(steps)}: gradients differ"
+            steps.append(trainer.global_step)
+
+    trainer.callbacks.append(CheckGradients())
+    trainer.fit(module, torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
+    return steps
+
+
+# --- The Hugging Face Trainer ----------------------------------------------------------------
+
+
+class RegressionModel(nn.Module):
+    """What the Trainer expects of a model: keyword inputs, a `loss` in the output."""
+
+    def __init__(self, unused: bool = False):
+        super().__init__()
+        self.net = Unused() if unused else network()
+
+    def forward(self, x, labels=None):
+        output = self.net(x)
+        return {"loss": nn.functional.mse_loss(output, labels), "logits": output}
+
+
+def regression_dataset(rank: int):
+    """Different examples on every rank, so that equal gradients prove the synchronisation
+    whether or not the Trainer's sampler splits them."""
+    generator = torch.Generator().manual_seed(rank)
+    return [
+        {"x": torch.randn(4, generator=generator), "labels": torch.randn(1, generator=generator)}
+        for _ in range(MICRO_BATCHES * 2)
+    ]
+
+
+def tiny_gpt2():
+    """A Hugging Face model built from a small config (nothing downloaded), for the fixes that
+    go through PreTrainedModel's own checkpointing switch."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(0)
+    config = GPT2Config(
+        vocab_size=32, n_positions=16, n_embd=8, n_layer=2, n_head=2, bos_token_id=0, eos_token_id=0
+    )
+    return GPT2LMHeadModel(config)
+
+
+def token_dataset(rank: int):
+    """Different token sequences on every rank, their own labels (a language model's)."""
+    generator = torch.Generator().manual_seed(rank)
+    rows = [torch.randint(0, 32, (8,), generator=generator) for _ in range(MICRO_BATCHES * 2)]
+    return [{"input_ids": row, "labels": row} for row in rows]
+
+
+def train_hf(args, rank: int, unused: bool = False, check: bool = True, language_model=False):
+    """Train `RegressionModel` (or, with `language_model`, tiny_gpt2 on token_dataset) with the
+    Trainer and `args`; asserts equal gradients across ranks before every optimizer step unless
+    `check` is off (a broken run). Returns the steps done."""
+    from transformers import Trainer, TrainerCallback
+
+    model = tiny_gpt2() if language_model else RegressionModel(unused)
+    steps = []
+
+    class CheckGradients(TrainerCallback):
+        def on_pre_optimizer_step(self, args, state, control, **kwargs):
+            if check:
+                assert grads_match_across_ranks(model), (
+                    f"step {state.global_step}: gradients differ"
+                )
+            steps.append(state.global_step)
+
+    args.report_to = []
+    args.save_strategy = "no"
+    args.per_device_train_batch_size = 2
+    args.disable_tqdm = True
+    trainer = Trainer(
+        model=model,
+        args=args,
+        train_dataset=token_dataset(rank) if language_model else regression_dataset(rank),
+        callbacks=[CheckGradients()],
+    )
+    trainer.train()
+    return steps
+
+
+class UnusedLoss(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = Unused()
+
+    def forward(self, batch):
+        return self.net(batch).pow(2).mean()
+
+
+# --- Accelerate ----------------------------------------------------------------------------
+
+
+def accelerate_names(rank: int, unused: bool = False) -> dict:
+    """What the user's script defines before an Accelerate snippet: the model (whose forward
+    returns its loss, as the snippets write `loss = model(batch)`), its optimizer and
+    scheduler, and the data."""
+    torch.manual_seed(0)
+    model = UnusedLoss() if unused else MLPLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1)
+    # Different rows on every rank, so that equal gradients prove the synchronisation (with
+    # torchrun on CPU, Accelerate 1.15.0 hands each rank every batch of its loader).
+    rows = list(torch.randn(MICRO_BATCHES * 4, 4, generator=torch.Generator().manual_seed(rank)))
+    dataloader = torch.utils.data.DataLoader(rows, batch_size=4)
+    return {
+        "model": model,
+        "optimizer": optimizer,
+        "scheduler": scheduler,
+        "dataloader": dataloader,
+    }
+
+
+def accelerate_on_this_machine():
+    """Under torchrun on a machine without a GPU, Accelerate 1.15.0 sets up no process group
+    unless told `cpu=True`: every rank then trains alone, unsynchronised, without a warning.
+    A user's script on such a machine says so; the snippets (written for GPUs) do not."""
+    import accelerate
+
+    return arguments_the_script_gives(accelerate.Accelerator, cpu=True)
+
+
+def hf_trainer_on_this_machine():
+    """The same for the Trainer: without `use_cpu=True` the TrainingArguments of a CPU machine
+    under torchrun set up no process group (transformers 5.24.0), and the ranks train apart."""
+    from transformers import TrainingArguments
+
+    return arguments_the_script_gives(TrainingArguments, use_cpu=True)
