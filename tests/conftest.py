@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.db import connection
+from django.test import Client, override_settings
 
 from kb.models import Category, Entry, Family, Framework, Signature, Symptom
 from kb.snippets import variables_from
@@ -68,15 +69,21 @@ def once_per_run(tmp_path_factory, worker_id, name, compute):
         return value
 
 
+PLAIN_STATIC = {
+    "WHITENOISE_AUTOREFRESH": True,
+    "WHITENOISE_USE_FINDERS": True,
+    "STORAGES": {
+        **django_settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    },
+}
+
+
 @pytest.fixture(autouse=True)
 def _plain_static_files(settings):
     # The manifest storage needs collectstatic; tests serve static files the way DEBUG does.
-    settings.WHITENOISE_AUTOREFRESH = True
-    settings.WHITENOISE_USE_FINDERS = True
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+    for name, value in PLAIN_STATIC.items():
+        setattr(settings, name, value)
 
 
 @pytest.fixture(autouse=True)
@@ -114,6 +121,23 @@ def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory, worker
                 load_taxonomy(django_settings.TAXONOMY_DIR)
                 with sqlite3.connect(shared) as target:
                     connection.connection.backup(target)
+
+
+@pytest.fixture(scope="session")
+def published_entry_pages(django_db_setup, django_db_blocker, tmp_path_factory, worker_id):
+    """{slug: HTML} of every published entry page of the shipped taxonomy as a visitor gets
+    it: rendered once per run (a hundred pages), for the tests that read them all."""
+
+    def render():
+        with django_db_blocker.unblock(), override_settings(**PLAIN_STATIC):
+            client = Client()
+            slugs = Entry.objects.published().values_list("slug", flat=True)
+            pages = {slug: client.get(f"/kb/{slug}/") for slug in slugs}
+            cache.clear()
+        assert all(page.status_code == 200 for page in pages.values())
+        return {slug: page.content.decode() for slug, page in pages.items()}
+
+    return once_per_run(tmp_path_factory, worker_id, "entry-pages", render)
 
 
 @pytest.fixture

@@ -104,10 +104,10 @@ def test_entry_js_opens_a_collapsed_part_a_link_points_into(client, seed):
 
 
 @pytest.fixture
-def published_pages(client, taxonomy):
+def published_pages(taxonomy, published_entry_pages):
     """(entry, html) for every published entry."""
     entries = Entry.objects.filter(status="published").prefetch_related("fixes")
-    return [(entry, page(client, entry.get_absolute_url())) for entry in entries]
+    return [(entry, published_entry_pages[entry.slug]) for entry in entries]
 
 
 def test_every_published_entry_page_is_readable_as_prose(published_pages):

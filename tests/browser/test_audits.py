@@ -16,6 +16,12 @@ PAGES = {
     + quote('RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "reducer.cpp":1'),
     "no-match": "/diagnose?q=" + quote("KeyError: 'label'"),
     "entry": f"/kb/{SEED}/",
+    "go": "/go?q="
+    + quote('RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "reducer.cpp":1'),
+    "search": "/search/?q=out+of+memory",
+    "browse": "/kb/",
+    "wizard-blank": "/wizard/",
+    "wizard-blank-question": "/wizard/?happened=hung",
     "history": f"/kb/{SEED}/history/",
     "wizard-step": WIZARD_START,
     "wizard-result": None,  # where the journeys' answers lead: see page_path

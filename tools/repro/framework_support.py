@@ -280,3 +280,42 @@ def hf_trainer_on_this_machine():
     from transformers import TrainingArguments
 
     return arguments_the_script_gives(TrainingArguments, use_cpu=True)
+
+
+def report_equal_gradients(steps, rank: int) -> None:
+    """What every fixed framework scenario prints: the optimizer steps it took, each checked
+    for gradients equal across ranks."""
+    assert steps, "no optimizer step"
+    if rank == 0:
+        print(f"{len(steps)} optimizer steps, gradients equal across ranks")
+
+
+def lightning_fix(scenario, values=None, **fit):
+    """The `main` of a fixed Lightning scenario: the entry's snippet for Lightning, rendered
+    with `values` as the wizard renders it, builds the Trainer that fits the tiny module
+    (`fit`: fit_lightning's options, e.g. unused=True)."""
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        work_in_temporary_directory()
+        code = fix_snippet(scenario.slug, *scenario.snippet, **(values or {}))
+        with lightning_on_this_machine(accelerator="cpu", devices=world_size):
+            trainer = run_snippet(code)["trainer"]
+        report_equal_gradients(fit_lightning(trainer, rank, **fit), rank)
+
+    return main
+
+
+def hf_trainer_fix(scenario, values=None, **train):
+    """The `main` of a fixed Trainer scenario: the entry's snippet builds the TrainingArguments
+    the tiny model trains with (`train`: train_hf's options)."""
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        work_in_temporary_directory()
+        code = fix_snippet(scenario.slug, *scenario.snippet, **(values or {}))
+        with hf_trainer_on_this_machine():
+            args = run_snippet(code)["args"]
+        report_equal_gradients(train_hf(args, rank, **train), rank)
+
+    return main

@@ -3,13 +3,8 @@ rendered as the wizard renders it, trains the model with the unused layer on two
 under torchrun, with gradients equal across ranks before every optimizer step.
 """
 
-from tools.repro.framework_support import (
-    hf_trainer_on_this_machine,
-    train_hf,
-    work_in_temporary_directory,
-)
+from tools.repro.framework_support import hf_trainer_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
-from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-unused-params-prior-reduction",
@@ -23,15 +18,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    work_in_temporary_directory()
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, accumulation_steps="4")
-    with hf_trainer_on_this_machine():
-        args = run_snippet(code)["args"]
-    steps = train_hf(args, rank, unused=True)
-    assert steps, "the Trainer took no optimizer step"
-    if rank == 0:
-        print(f"{len(steps)} optimizer steps, gradients equal across ranks")
+main = hf_trainer_fix(SCENARIO, {"accumulation_steps": "4"}, unused=True)
 
 
 if __name__ == "__main__":

@@ -3,13 +3,8 @@
 module with the unused layer on two CPU processes, gradients equal across ranks at every step.
 """
 
-from tools.repro.framework_support import (
-    fit_lightning,
-    lightning_on_this_machine,
-    work_in_temporary_directory,
-)
+from tools.repro.framework_support import lightning_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
-from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-unused-params-prior-reduction",
@@ -23,15 +18,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    work_in_temporary_directory()
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
-    with lightning_on_this_machine(accelerator="cpu", devices=world_size):
-        trainer = run_snippet(code)["trainer"]
-    steps = fit_lightning(trainer, rank, unused=True)
-    assert steps, "the Trainer took no optimizer step"
-    if rank == 0:
-        print(f"{len(steps)} optimizer steps, gradients equal across ranks")
+main = lightning_fix(SCENARIO, unused=True)
 
 
 if __name__ == "__main__":
