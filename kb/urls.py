@@ -15,7 +15,7 @@ urlpatterns = [
     path("kb/<slug:slug>/history/", views.history, name="history"),
     path("kb/<slug:slug>/history/<int:number>/", views.revision, name="revision"),
     path("e/<str:code>", views.entry_by_code, name="code"),
-    path("d/<str:key>", views.shared, name="shared"),
-    path("d/<str:key>/edit", views.shared_edit, name="shared-edit"),
-    path("d/<str:key>/delete", views.shared_delete, name="shared-delete"),
+    path("d/<slug:key>", views.shared, name="shared"),
+    path("d/<slug:key>/edit", views.shared_edit, name="shared-edit"),
+    path("d/<slug:key>/delete", views.shared_delete, name="shared-delete"),
 ]

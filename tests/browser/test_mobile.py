@@ -135,3 +135,12 @@ def test_a_code_typed_into_the_search_box_opens_its_entry(page):
     page.press("#q", "Enter")
     # htmx may first push the search's own address, then follow the redirect to the entry.
     page.wait_for_url(f"**/kb/{SEED}/")
+
+
+def test_an_error_line_typed_into_the_search_box_ranks_the_entry_that_prints_it_first(page):
+    page.goto("/search/")
+    page.fill("#q", "Expected to mark a variable ready only once")
+    page.press("#q", "Enter")
+    first = page.locator("ol.search-results > li").first
+    expect(first).to_contain_text("DDP-005")
+    expect(first.locator("mark").first).to_be_visible()
