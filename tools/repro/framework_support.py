@@ -22,7 +22,7 @@ from pathlib import Path
 import torch
 import torch.nn as nn
 
-from tools.repro.harness import grads_match_across_ranks
+from tools.repro.harness import check_every_optimizer_step, grads_match_across_ranks
 from tools.repro.models import MLPLoss
 
 MICRO_BATCHES = 8  # two optimizer steps at the entries' 4 accumulation steps
@@ -317,5 +317,27 @@ def hf_trainer_fix(scenario, values=None, **train):
         with hf_trainer_on_this_machine():
             args = run_snippet(code)["args"]
         report_equal_gradients(train_hf(args, rank, **train), rank)
+
+    return main
+
+
+def accelerate_prepare_fix(scenario, **names):
+    """The `main` of a fixed Accelerate scenario whose snippet builds the Accelerator: the
+    script's own prepare and loop follow it (`names`: accelerate_names's options)."""
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        script = accelerate_names(rank, **names)
+        steps = check_every_optimizer_step(script["model"])
+        with accelerate_on_this_machine():
+            accelerator = run_snippet(fix_snippet(scenario.slug, *scenario.snippet))["accelerator"]
+        model, optimizer, dataloader = accelerator.prepare(
+            script["model"], script["optimizer"], script["dataloader"]
+        )
+        for batch in dataloader:
+            accelerator.backward(model(batch))
+            optimizer.step()
+            optimizer.zero_grad()
+        report_equal_gradients(steps, rank)
 
     return main

@@ -4,14 +4,12 @@ the model with the unused layer on two CPU processes under torchrun, gradients e
 ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import accelerate_names, accelerate_on_this_machine
+from tools.repro.framework_support import accelerate_prepare_fix
 from tools.repro.harness import (
     FIXED,
     Scenario,
-    check_every_optimizer_step,
     launch_without_group,
 )
-from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="ddp-unused-params-prior-reduction",
@@ -25,22 +23,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    names = accelerate_names(rank, unused=True)
-    steps = check_every_optimizer_step(names["model"])
-    with accelerate_on_this_machine():
-        accelerator = run_snippet(fix_snippet(SCENARIO.slug, *SCENARIO.snippet))["accelerator"]
-    # The snippet builds the Accelerator; the script's own prepare and loop follow it.
-    model, optimizer, dataloader = accelerator.prepare(
-        names["model"], names["optimizer"], names["dataloader"]
-    )
-    for batch in dataloader:
-        accelerator.backward(model(batch))
-        optimizer.step()
-        optimizer.zero_grad()
-    assert steps, "no optimizer step"
-    if rank == 0:
-        print(f"{len(steps)} optimizer steps, gradients equal across ranks")
+main = accelerate_prepare_fix(SCENARIO, unused=True)
 
 
 if __name__ == "__main__":
