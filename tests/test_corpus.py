@@ -8,9 +8,13 @@ silent failures print) must not get `match` at all."""
 
 from collections import Counter, defaultdict
 
+import pytest
+
 from kb.diagnosis import repository
 from kb.models import Entry
 from tools.repro.run import CORPUS_DIR
+
+pytestmark = pytest.mark.content
 
 
 def corpus_files():

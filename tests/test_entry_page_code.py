@@ -59,6 +59,7 @@ PUBLISHED = sorted(
 )
 
 
+@pytest.mark.content
 @pytest.mark.parametrize("slug", PUBLISHED)
 def test_no_published_entry_page_shows_template_source(published_entry_pages, slug):
     blocks, text = read(published_entry_pages[slug])

@@ -110,6 +110,7 @@ def published_pages(taxonomy, published_entry_pages):
     return [(entry, published_entry_pages[entry.slug]) for entry in entries]
 
 
+@pytest.mark.content
 def test_every_published_entry_page_is_readable_as_prose(published_pages):
     """One pass over every page: anchors land on what a reader sees, Markdown is rendered (no
     literal backtick outside code) and no word of the team's own reaches the reader."""

@@ -16,6 +16,8 @@ from kb.diagnosis import fitting, repository
 from kb.models import Entry
 from tests.conftest import once_per_run
 
+pytestmark = pytest.mark.content
+
 FIELD = Path(__file__).parent / "field"
 COLUMNS = ["file", "source", "torch", "cause", "note"]
 SOURCE = re.compile(r"^[\w.-]+/[\w.-]+#\d+$|^https?://\S+$")

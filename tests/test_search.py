@@ -1,6 +1,7 @@
 """The search box, /search/: codes open their entry, error text finds the entry that prints it,
 every word is required, the last one as a prefix, and the matching text comes back marked."""
 
+import pytest
 from django.conf import settings
 
 from kb import search
@@ -41,6 +42,7 @@ def test_a_code_nobody_has_is_searched_as_words(client, taxonomy):
     assert response.status_code == 200 and "No entry matches" in response.content.decode()
 
 
+@pytest.mark.content
 def test_each_entry_is_found_first_by_the_first_line_of_its_sample_output(taxonomy, summary):
     """No entry that does not print the line outranks the one whose sample output starts
     with it: where another entry ranks first, it prints the very same line."""

@@ -507,10 +507,12 @@ def test_the_lint_knows_every_key_the_wizard_reads_from_its_query():
 # --- The shipped folders, as content ------------------------------------------------------------
 
 
+@pytest.mark.content
 def test_the_shipped_taxonomy_passes_the_lint():
     call_command("check_taxonomy")
 
 
+@pytest.mark.content
 def test_dump_writes_the_shipped_files_back_byte_for_byte(taxonomy, tmp_path):
     written = dump_taxonomy(tmp_path / "out")
     shipped = sorted(settings.TAXONOMY_DIR.glob("families/**/*.*"))

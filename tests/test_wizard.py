@@ -117,6 +117,7 @@ def test_every_rendered_snippet_of_every_cause_and_framework_is_valid_python(wiz
                 ast.parse(code)
 
 
+@pytest.mark.content
 def test_questions_per_diagnosis_over_the_taxonomy(wizard, summary):
     """Simulated users, one per entry and trigger, answering truthfully."""
     rows, counts, wrong, repeated = [], [], [], []
@@ -176,6 +177,7 @@ QUESTIONS_AFTER_A_PASTE = 2.6
 QUESTIONS_FROM_THE_ENTRY = 6.0
 
 
+@pytest.mark.content
 def test_journeys_from_a_paste_and_from_the_entry_page(wizard, taxonomy, summary):
     """For every cause of every published entry, a user who knows their own setup (yes or no
     where the cause says, "not sure" to the rest) starts from a real paste of the entry and

@@ -68,6 +68,7 @@ def walk(questions, entry, kind, unsure=()):
     raise AssertionError(f"{entry.slug}: never reached")
 
 
+@pytest.mark.content
 def test_someone_who_knows_what_happened_reaches_their_entry_in_a_few_questions(summary):
     questions = shipped()
     walks = {

@@ -3,6 +3,8 @@ snippet it runs (tools/repro/snippets.py renders it from the entry's file, as th
 and those that still run a hand-written twin say why. Reading the declarations needs no torch;
 the runs themselves are the lab's tests of each scenario."""
 
+import pytest
+
 from tools.repro.scenarios import all_scenarios
 from tools.repro.snippets import fix_snippet
 from tools.repro.snippets import taxonomy as lab_taxonomy
@@ -24,6 +26,7 @@ def name(scenario):
     return scenario.module.rsplit(".", 1)[-1]
 
 
+@pytest.mark.content
 def test_each_fixed_scenario_names_a_snippet_its_entry_has():
     entries, _ = lab_taxonomy()
     missing = []

@@ -206,6 +206,7 @@ PERF = "ddp-find-unused-parameters-perf-warning"
 TWICE = "ddp-mark-variable-ready-twice"
 
 
+@pytest.mark.content
 @pytest.mark.parametrize(
     ("slug", "capture", "framework"),
     [
