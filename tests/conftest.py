@@ -1,12 +1,13 @@
 import fcntl
 import hashlib
 import pickle
+import secrets
 import shutil
 import sqlite3
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings as django_settings
@@ -74,6 +75,18 @@ def once_per_run(tmp_path_factory, worker_id, name, compute):
         value = compute()
         shared.write_bytes(pickle.dumps(value))
         return value
+
+
+def fresh_postgres_database(url):
+    """A database of its own on the pass's PostgreSQL server, for a served site whose edits
+    must not meet the tests' (the URL of the new database)."""
+    import psycopg
+
+    name = f"faultline_served_{secrets.token_hex(4)}"
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 PLAIN_STATIC = {

@@ -1,7 +1,8 @@
 """A real server and a real browser for the browser tests.
 
-The server is the production stack (gunicorn, whitenoise, DEBUG off) on a throw-away SQLite
-database, started once per session; the tests talk to it over HTTP only, so none of them uses
+The server is the production stack (gunicorn, whitenoise, DEBUG off) on a throw-away database
+(a SQLite file, or a database of its own on the PostgreSQL pass's server), started once per
+session; the tests talk to it over HTTP only, so none of them uses
 pytest-django's database. The browser is Debian's Chromium, driven by Playwright.
 """
 
@@ -19,6 +20,8 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
+
+from tests.conftest import fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -78,12 +81,17 @@ def _wait_until_up(url, server, timeout=30):
 def server(tmp_path_factory):
     """The base URL of the site, served by gunicorn the way `make run` serves it."""
     tmp = tmp_path_factory.mktemp("site")
+    database = os.environ.get("DATABASE_URL", "")
+    if database.startswith("postgres"):  # make test's PostgreSQL pass
+        database = fresh_postgres_database(database)
+    else:
+        database = f"sqlite:///{tmp / 'db.sqlite3'}"
     env = {
         **os.environ,
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "SECURE_COOKIES": "0",
-        "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
+        "DATABASE_URL": database,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "LOG_LEVEL": "WARNING",
         "ALLOWED_HOSTS": f"127.0.0.1,{PLAIN_HTTP_HOST}",

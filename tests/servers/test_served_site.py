@@ -14,12 +14,13 @@ import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote
 
 import pytest
 import requests
 from django.db import connection
 
+from tests.conftest import fresh_postgres_database
 from tests.servers.test_several_app_servers import (
     change_url,
     free_port,
@@ -33,18 +34,6 @@ SEED = "/kb/ddp-expect-autograd-hooks-assert/"
 # The served database is copied from the test database: this mark has pytest-django set it up
 # even when no other test of the run needs one.
 pytestmark = pytest.mark.django_db
-
-
-def _fresh_postgres_database(url):
-    """A database of its own on the pass's PostgreSQL server, so that this module's edits
-    cannot meet another module's."""
-    import psycopg
-
-    name = f"faultline_served_{secrets.token_hex(4)}"
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 def _copy_of_the_test_database(django_db_blocker, path):
@@ -61,7 +50,7 @@ def server(tmp_path_factory, django_db_setup, django_db_blocker):
     database = os.environ.get("DATABASE_URL", "")
     steps = ["run('migrate', verbosity=0)", "run('load_taxonomy')"]
     if database.startswith("postgres"):
-        database = _fresh_postgres_database(database)
+        database = fresh_postgres_database(database)
     else:
         _copy_of_the_test_database(django_db_blocker, work / "db.sqlite3")
         database = f"sqlite:///{work / 'db.sqlite3'}"
