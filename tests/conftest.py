@@ -121,18 +121,17 @@ def _empty_cache():
 
 
 ROOT = Path(__file__).resolve().parents[1]
-# What the loaded test database is made from: the content, the code that migrates and loads it
-# and the pinned packages. A change to any of them builds it again.
-DATABASE_INPUTS = ["fixtures", "kb", "wizard", "config", "requirements.txt", "requirements-dev.txt"]
+# What the loaded test database is made from: the content (TAXONOMY_DIR, wherever it points), the
+# code that migrates and loads it and the pinned packages. A change to any of them builds it again.
+DATABASE_INPUTS = ["kb", "wizard", "config", "requirements.txt", "requirements-dev.txt"]
 
 
 def _inputs_key():
     digest = hashlib.sha256()
-    for name in DATABASE_INPUTS:
-        top = ROOT / name
+    for top in [Path(django_settings.TAXONOMY_DIR).resolve()] + [ROOT / n for n in DATABASE_INPUTS]:
         for path in sorted([top] if top.is_file() else top.rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+                digest.update(str(path).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
