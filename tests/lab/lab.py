@@ -1,12 +1,13 @@
 """What every lab test module shares: the scenarios by module name, the launchers to run them
 under, and running one for real against what its SCENARIO declares."""
 
+import functools
 import importlib.util
 import os
 
 import pytest
 
-from tools.repro.run import LAUNCHERS, run_scenario
+from tools.repro.run import LAUNCHERS, run_scenario, start_forkserver
 from tools.repro.scenarios import all_scenarios
 
 RUN_TIMEOUT_S = 150.0
@@ -25,10 +26,23 @@ ALL_LAUNCHERS = bool(os.environ.get("FAULTLINE_LAB_ALL_LAUNCHERS"))
 LAB_LAUNCHERS = pytest.mark.parametrize("launcher", LAUNCHERS if ALL_LAUNCHERS else ("torchrun",))
 
 
+# Each test process forks its runs from one server that has imported torch (three imports of
+# torch a run saved: tools/repro/forkserver.py); FAULTLINE_LAB_REAL_PROCESSES=1 starts every
+# process afresh, as `python -m tools.repro.run` does.
+REAL_PROCESSES = bool(os.environ.get("FAULTLINE_LAB_REAL_PROCESSES"))
+
+
+@functools.cache
+def forkserver(preload=()):
+    return None if REAL_PROCESSES else start_forkserver(preload)
+
+
 def run_and_check(module, launcher):
     """Run one scenario for real and assert it behaves as its SCENARIO declares."""
     scenario = SCENARIOS[module]
-    result = run_scenario(scenario, launcher, timeout_s=RUN_TIMEOUT_S)
+    result = run_scenario(
+        scenario, launcher, timeout_s=RUN_TIMEOUT_S, forkserver=forkserver(scenario.preload)
+    )
     assert result.problems() == [], (
         f"{scenario.name} under {launcher} ({result.observed}, {result.seconds:.1f}s):\n"
         f"$ {' '.join(result.command)}\n{result.output[-6000:]}"

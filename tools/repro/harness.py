@@ -61,6 +61,11 @@ class Scenario:
     # A fixed run that executes the entry's own snippet (tools/repro/snippets.py): the fix's key
     # and the framework, e.g. ("init-once", "pytorch").
     snippet: tuple[str, ...] = ()
+    # Real processes even where the lab forks them from one that imported torch
+    # (tools/repro/forkserver.py): a memory cgroup would charge the fork for the server's pages.
+    fresh_processes: bool = False
+    # What that server imports besides torch: a framework costs each process seconds of CPU.
+    preload: tuple[str, ...] = ()
     module: str = ""  # filled in by the registry
 
     def __post_init__(self):

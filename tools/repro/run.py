@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.repro.forkserver import ForkServer
 from tools.repro.harness import WORLD_SIZE, Scenario, free_port
 from tools.repro.scenarios import all_scenarios
 
@@ -108,22 +109,28 @@ def build_command(scenario: Scenario, launcher: str, port: int) -> list[str]:
     raise ValueError(f"unknown launcher {launcher!r}")
 
 
-def build_env(scenario: Scenario, port: int) -> dict[str, str]:
+def lab_env() -> dict[str, str]:
+    """The environment every run starts from (and the fork server imports torch in)."""
     env = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith(("TORCHELASTIC_", "PYTEST_"))
-        and k not in ("RANK", "LOCAL_RANK", "WORLD_SIZE")
+        and k not in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "TORCH_DISTRIBUTED_DEBUG")
     }
-    env.update(
-        OMP_NUM_THREADS="1",
-        MASTER_ADDR="127.0.0.1",
-        MASTER_PORT=str(port),
-        TERM=env.get("TERM", "xterm"),
-    )
-    env.pop("TORCH_DISTRIBUTED_DEBUG", None)
-    env.update(scenario.env)
+    env.update(OMP_NUM_THREADS="1", TERM=env.get("TERM", "xterm"))
     return env
+
+
+def build_env(scenario: Scenario, port: int) -> dict[str, str]:
+    return {**lab_env(), "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), **scenario.env}
+
+
+def start_forkserver(preload: tuple[str, ...] = ()) -> ForkServer:
+    # The interpreter torchrun's script names, so that ranks print the binary torchrun would.
+    first_line = Path(torchrun_executable()).read_text().partition("\n")[0]
+    python = first_line[2:].strip() if first_line.startswith("#!") else sys.executable
+    python = python if os.path.exists(python) else sys.executable
+    return ForkServer(lab_env(), REPO_ROOT, python, preload)
 
 
 def _kill_group(pgid: int) -> None:
@@ -132,26 +139,39 @@ def _kill_group(pgid: int) -> None:
 
 
 def run_scenario(
-    scenario: Scenario, launcher: str, timeout_s: float = DEFAULT_TIMEOUT_S
+    scenario: Scenario,
+    launcher: str,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    forkserver: ForkServer | None = None,
 ) -> RunResult:
-    """Run one scenario under one launcher, capturing the terminal output."""
+    """Run one scenario under one launcher, capturing the terminal output.
+
+    With a fork server, its processes are forks of one that has imported torch, unless the
+    scenario sets variables (torch reads some as it is imported) or asks for fresh processes."""
     port = free_port()
     command = build_command(scenario, launcher, port)
+    env = build_env(scenario, port)
     master_fd, slave_fd = pty.openpty()
     attrs = termios.tcgetattr(slave_fd)
     attrs[1] &= ~termios.ONLCR  # keep "\n" line endings
     termios.tcsetattr(slave_fd, termios.TCSANOW, attrs)
+    if scenario.env or scenario.fresh_processes:
+        forkserver = None
 
     started = time.monotonic()
-    proc = subprocess.Popen(
-        command,
-        cwd=REPO_ROOT,
-        env=build_env(scenario, port),
-        stdin=subprocess.DEVNULL,
-        stdout=slave_fd,
-        stderr=slave_fd,
-        start_new_session=True,  # own process group: a timeout kills every rank
-    )
+    if forkserver:
+        with open(os.devnull, "rb") as devnull:
+            proc = forkserver.spawn(command, env, [devnull.fileno(), slave_fd, slave_fd])
+    else:
+        proc = subprocess.Popen(
+            command,
+            cwd=REPO_ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=slave_fd,
+            stderr=slave_fd,
+            start_new_session=True,  # own process group: a timeout kills every rank
+        )
     os.close(slave_fd)
 
     chunks: list[bytes] = []
@@ -177,6 +197,8 @@ def run_scenario(
                 # Main process exited; drain what is left, but don't wait on
                 # orphans that still hold the terminal open.
                 _kill_group(proc.pid)
+                if forkserver:
+                    forkserver.kill_strays()
         # Drain anything written just before exit / kill.
         while select.select([master_fd], [], [], 0.2)[0]:
             try:
@@ -189,6 +211,8 @@ def run_scenario(
     finally:
         os.close(master_fd)
         _kill_group(proc.pid)
+        if forkserver:
+            forkserver.kill_strays()
         returncode = proc.wait()
     seconds = time.monotonic() - started
     output = b"".join(chunks).decode("utf-8", errors="replace")

@@ -20,6 +20,7 @@ SCENARIO = Scenario(
         "but did not find any unused parameters",
     ),
     launchers=("torchrun",),
+    preload=("accelerate",),
 )
 
 

@@ -24,6 +24,7 @@ SCENARIO = Scenario(
     key_text=("optimizer steps, gradients equal across ranks",),
     launchers=("torchrun",),
     snippet=("do-not-wrap-frozen", "accelerate"),
+    preload=("accelerate",),
 )
 
 

@@ -20,6 +20,7 @@ SCENARIO = Scenario(
     key_text=("optimizer steps, gradients equal across ranks",),
     launchers=("torchrun",),
     snippet=("find-unused-off", "accelerate"),
+    preload=("accelerate",),
 )
 
 

@@ -22,6 +22,7 @@ SCENARIO = Scenario(
     key_text=("optimizer steps, gradients equal across ranks",),
     launchers=("torchrun",),
     snippet=("static-graph-off", "accelerate"),
+    preload=("accelerate",),
 )
 
 

@@ -17,6 +17,7 @@ SCENARIO = Scenario(
     role=BROKEN,
     key_text=("doesn't have any parameter that requires a gradient", "accelerate/"),
     launchers=("torchrun",),
+    preload=("accelerate",),
 )
 
 

@@ -16,6 +16,7 @@ SCENARIO = Scenario(
     role=BROKEN,
     key_text=("Expected to have finished reduction in the prior iteration",),
     launchers=("torchrun",),
+    preload=("accelerate",),
 )
 
 

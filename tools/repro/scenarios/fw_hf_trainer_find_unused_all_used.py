@@ -20,6 +20,7 @@ SCENARIO = Scenario(
         "'train_runtime'",
     ),
     launchers=("torchrun",),
+    preload=("transformers.trainer",),
 )
 
 

@@ -15,6 +15,7 @@ SCENARIO = Scenario(
     key_text=("optimizer steps, gradients equal across ranks",),
     launchers=("torchrun",),
     snippet=("find-unused-off", "hf_trainer"),
+    preload=("transformers.trainer",),
 )
 
 

@@ -21,6 +21,7 @@ SCENARIO = Scenario(
     key_text=("optimizer steps, gradients equal across ranks",),
     launchers=("torchrun",),
     snippet=("non-reentrant-checkpointing", "hf_trainer"),
+    preload=("transformers.trainer",),
 )
 
 

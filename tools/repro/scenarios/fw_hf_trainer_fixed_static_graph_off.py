@@ -15,6 +15,7 @@ SCENARIO = Scenario(
     key_text=("optimizer steps, gradients equal across ranks",),
     launchers=("torchrun",),
     snippet=("static-graph-off", "hf_trainer"),
+    preload=("transformers.trainer",),
 )
 
 

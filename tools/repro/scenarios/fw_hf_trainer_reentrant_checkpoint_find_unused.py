@@ -17,6 +17,7 @@ SCENARIO = Scenario(
     role=BROKEN,
     key_text=("Expected to mark a variable ready only once", "transformers/trainer.py"),
     launchers=("torchrun",),
+    preload=("transformers.trainer",),
 )
 
 

@@ -17,6 +17,7 @@ SCENARIO = Scenario(
     role=BROKEN,
     key_text=("expect_autograd_hooks_ INTERNAL ASSERT FAILED", "transformers/trainer.py"),
     launchers=("torchrun",),
+    preload=("transformers.trainer",),
 )
 
 

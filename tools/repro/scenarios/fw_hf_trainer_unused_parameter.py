@@ -19,6 +19,7 @@ SCENARIO = Scenario(
         "transformers/trainer.py",
     ),
     launchers=("torchrun",),
+    preload=("transformers.trainer",),
 )
 
 

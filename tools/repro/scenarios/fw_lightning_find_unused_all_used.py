@@ -20,6 +20,7 @@ SCENARIO = Scenario(
         "Initializing distributed: GLOBAL_RANK",
     ),
     launchers=("torchrun",),
+    preload=("lightning.pytorch",),
 )
 
 

@@ -15,6 +15,7 @@ SCENARIO = Scenario(
     key_text=("optimizer steps, gradients equal across ranks",),
     launchers=("torchrun",),
     snippet=("find-unused-parameters", "lightning"),
+    preload=("lightning.pytorch",),
 )
 
 

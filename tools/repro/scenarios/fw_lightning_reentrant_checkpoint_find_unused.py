@@ -16,6 +16,7 @@ SCENARIO = Scenario(
     role=BROKEN,
     key_text=("Expected to mark a variable ready only once", "lightning/pytorch/"),
     launchers=("torchrun",),
+    preload=("lightning.pytorch",),
 )
 
 

@@ -18,6 +18,7 @@ SCENARIO = Scenario(
     role=BROKEN,
     key_text=("expect_autograd_hooks_ INTERNAL ASSERT FAILED", "lightning/pytorch/"),
     launchers=("torchrun",),
+    preload=("lightning.pytorch",),
 )
 
 

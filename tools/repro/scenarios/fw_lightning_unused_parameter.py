@@ -20,6 +20,7 @@ SCENARIO = Scenario(
         "lightning/pytorch/",
     ),
     launchers=("torchrun",),
+    preload=("lightning.pytorch",),
 )
 
 

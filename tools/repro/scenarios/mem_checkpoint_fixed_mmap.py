@@ -20,6 +20,7 @@ SCENARIO = Scenario(
     role=FIXED,
     key_text=("checkpoint loaded, weights equal to the saved ones",),
     snippet=("load-checkpoint-memory-mapped", "pytorch"),
+    fresh_processes=True,
 )
 
 LIMIT = 200 * MIB

@@ -21,6 +21,7 @@ SCENARIO = Scenario(
     expect="fail",
     role=BROKEN,
     key_text=("loading checkpoint", "SIGKILL"),
+    fresh_processes=True,
 )
 
 LIMIT = 200 * MIB

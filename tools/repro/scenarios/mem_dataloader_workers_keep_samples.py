@@ -19,6 +19,7 @@ SCENARIO = Scenario(
     expect="fail",
     role=BROKEN,
     key_text=("is killed by signal: Killed",),
+    fresh_processes=True,
 )
 
 LIMIT = 256 * MIB

@@ -19,6 +19,7 @@ SCENARIO = Scenario(
     role=FIXED,
     key_text=("epoch done within the limit",),
     snippet=("stream-the-dataset", "pytorch"),
+    fresh_processes=True,
 )
 
 HEADROOM = 128 * MIB

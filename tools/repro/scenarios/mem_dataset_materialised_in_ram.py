@@ -18,6 +18,7 @@ SCENARIO = Scenario(
     expect="fail",
     role=BROKEN,
     key_text=("DefaultCPUAllocator: can't allocate memory: you tried to allocate",),
+    fresh_processes=True,
 )
 
 HEADROOM = 128 * MIB
