@@ -29,10 +29,10 @@ test: lint
 	.ci/system-deps
 	@# The lab's torchvision (pip's CUDA build, 7.7 MB, no dependencies) into .lab/, never .venv.
 	$(BIN)/python -c "from tools.repro.env_support import ensure_lab_torchvision as e; e()"
-	$(BIN)/pytest -q -n auto --maxprocesses 4
+	FAULTLINE_ALL_EXAMPLES=1 $(BIN)/pytest -q -n auto --maxprocesses 4
 	@echo "The suite again on PostgreSQL, with two app servers sharing it and Redis (no lab), then"
 	@echo "the browser journeys that store and read (post, share, delete, wizard, admin) on it:"
-	.ci/with-postgres sh -c '$(BIN)/pytest -q -n 2 -m "not slow" -p no:cacheprovider && \
+	FAULTLINE_ALL_EXAMPLES=1 .ci/with-postgres sh -c '$(BIN)/pytest -q -n 2 -m "not slow" -p no:cacheprovider && \
 	  $(BIN)/pytest -q -p no:cacheprovider $(PG_BROWSER_TESTS)'
 
 lint: $(VENV)/.installed-dev .secret_key

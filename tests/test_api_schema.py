@@ -7,6 +7,8 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 
+from tests.examples import examples
+
 
 @pytest.fixture
 def connection_kept_open():
@@ -31,7 +33,7 @@ def test_the_api_never_fails_and_answers_as_documented(taxonomy, connection_kept
     for operation in operations:
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+        @settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
         def call(case):
             response = case.call()
             assert response.status_code < 500, response.text[:500]

@@ -16,6 +16,7 @@ from benchmarks.adversarial import SHAPES
 from kb.diagnosis import collector_paused, repository
 from kb.diagnosis.normalize import normalise
 from kb.diagnosis.parse import parse
+from tests.examples import examples
 
 LINE_PIECES = st.sampled_from(
     [
@@ -32,7 +33,7 @@ PASTES = (
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(PASTES)
 def test_normalising_and_parsing_never_raise(text):
     normalised = normalise(text)
@@ -44,7 +45,7 @@ def test_normalising_and_parsing_never_raise(text):
         assert parsed.root in parsed.exceptions
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(PASTES)
 def test_normalising_twice_changes_nothing_more(text):
     once = normalise(text).text
@@ -79,7 +80,7 @@ def test_every_stage_of_the_engine_grows_linearly_with_the_paste(taxonomy, shape
     assert grows, f"{shape}: {seconds[0]:.3f} s at 25 KB, {seconds[1]:.3f} s at 100 KB"
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(LINE_PIECES, st.text(max_size=10)), min_size=1, max_size=8))
 def test_a_paste_of_any_repeated_piece_takes_time_in_proportion_to_its_size(pieces):
     unit = "".join(pieces) or "x"

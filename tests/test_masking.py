@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import faultline_hook
 from kb.diagnosis.mask import MAX_MASKED_CHARS, mask
+from tests.examples import examples
 from tests.samples import AWS_ID, AWS_SECRET, GITHUB, GITHUB_PAT, HF, JWT, OPENAI, WANDB
 
 MASKERS = {"hook": faultline_hook.mask, "server": mask}
@@ -105,13 +106,13 @@ TEXTS = PIECE_LISTS.map("".join)
 WORDS = PIECE_LISTS.map(" ".join)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(TEXTS)
 def test_the_hook_and_the_server_mask_alike(text):
     assert faultline_hook.mask(text) == mask(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(WORDS)
 def test_masking_a_masked_text_changes_nothing_more(text):
     # Not where digits are glued to a word: "9token: x" is no assignment, "<n>token: x" is.

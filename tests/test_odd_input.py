@@ -12,6 +12,8 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
+
 SEED = "ddp-expect-autograd-hooks-assert"
 
 
@@ -115,7 +117,7 @@ JSON = st.recursive(
 
 
 @settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -129,7 +131,7 @@ def test_no_query_string_gets_a_server_error(client, taxonomy, path, parameters)
 
 
 @settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

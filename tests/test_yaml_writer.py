@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kb.taxonomy.schema import write_yaml
+from tests.examples import examples
 
 # The text of the content: words, code, YAML's own marks, indented and blank lines. Not other
 # line breaks (the loader turns them into \n) nor control characters.
@@ -21,13 +22,13 @@ VALUES = st.recursive(
 DOCUMENTS = st.dictionaries(KEYS, VALUES, min_size=1, max_size=5)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(DOCUMENTS)
 def test_what_is_written_reads_back_to_the_same_value(document):
     assert yaml.safe_load(write_yaml(document)) == document
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(DOCUMENTS)
 def test_the_fast_writer_writes_what_the_reference_writes(document):
     assert write_yaml(document) == write_yaml(document, fast=False)

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED = "/kb/ddp-expect-autograd-hooks-assert/"
 # The served database is copied from the test database: this mark has pytest-django set it up
 # even when no other test of the run needs one.
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.servers]
 
 
 def _copy_of_the_test_database(django_db_blocker, path):

@@ -24,6 +24,7 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 SEED = "/kb/ddp-expect-autograd-hooks-assert/"
 
 pytestmark = [
+    pytest.mark.servers,
     pytest.mark.skipif(
         not DATABASE_URL.startswith("postgres"), reason="needs PostgreSQL (make test's 2nd pass)"
     ),
