@@ -188,6 +188,34 @@ def test_accelerate_snippet_keeping_the_teacher_out_of_prepare_trains_with_equal
     run_and_check("fw_accelerate_fixed_do_not_wrap_frozen", "torchrun")
 
 
+# --- dist-init-twice: init_process_group() beside the framework that already called it ------
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_module_creating_the_group_in_setup_is_refused_inside_lightnings_fit():
+    output = run_and_check("fw_lightning_init_in_setup", "torchrun").output
+    assert "in _call_setup_hook" in output
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_snippet_leaving_the_group_to_the_strategy_trains_with_equal_gradients():
+    run_and_check("fw_lightning_fixed_init_once", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_init_process_group_after_the_accelerator_is_refused():
+    run_and_check("fw_accelerate_init_after_accelerator", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_snippet_leaving_the_group_to_the_accelerator_trains_with_equal_gradients():
+    run_and_check("fw_accelerate_fixed_init_once", "torchrun")
+
+
 # --- what the site may import, and what the real output tells it ---------------------------
 
 
@@ -223,6 +251,7 @@ TWICE = "ddp-mark-variable-ready-twice"
             "accelerate-frozen-teacher-prepared-torchrun.txt",
             "accelerate",
         ),
+        ("dist-init-twice", "lightning-init-in-setup-torchrun.txt", "lightning"),
     ],
 )
 def test_a_real_framework_capture_names_its_framework_and_entry(taxonomy, slug, capture, framework):
@@ -234,14 +263,23 @@ def test_a_real_framework_capture_names_its_framework_and_entry(taxonomy, slug, 
     assert diagnosis.facts["framework"].value == framework
 
 
-def test_accelerates_failure_in_the_forward_shows_no_frame_of_accelerate(taxonomy):
-    """Accelerate's prepared model is DDP itself: a reducer error raised in its forward has no
-    Accelerate frame, so the paste cannot say the framework (the wizard asks)."""
+@pytest.mark.parametrize(
+    ("slug", "capture"),
+    [
+        (UNUSED, "accelerate-unused-parameter-torchrun.txt"),
+        ("dist-init-twice", "accelerate-init-after-accelerator-torchrun.txt"),
+    ],
+)
+def test_accelerates_failure_outside_its_own_code_shows_no_frame_of_accelerate(
+    taxonomy, slug, capture
+):
+    """Accelerate's prepared model is DDP itself, and the script calls torch.distributed
+    itself: an error raised in the forward or in the script's own call has no Accelerate
+    frame, so the paste cannot say the framework (the wizard asks)."""
     from kb.diagnosis.repository import diagnose
 
-    capture = CORPUS_DIR / UNUSED / "accelerate-unused-parameter-torchrun.txt"
-    diagnosis = diagnose(capture.read_text("utf-8"))
-    assert diagnosis.candidates[0].slug == UNUSED
+    diagnosis = diagnose((CORPUS_DIR / slug / capture).read_text("utf-8"))
+    assert diagnosis.candidates[0].slug == slug
     assert "framework" not in diagnosis.facts
 
 

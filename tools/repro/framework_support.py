@@ -101,23 +101,33 @@ def lightning_module(unused: bool = False, checkpointed: bool = False):
     return Tiny()
 
 
-def lightning_on_this_machine(**machine):
+@contextlib.contextmanager
+def lightning_on_this_machine(auto_devices: int = 1, **machine):
     """`pl.Trainer(...)` built inside gets `machine` (the accelerator, the devices) for the
     arguments its caller leaves out, as the user's script names its own hardware; plus what
-    keeps the run short and quiet (no checkpoint, no progress bar)."""
+    keeps the run short and quiet (no checkpoint, no progress bar). `devices="auto"` finds
+    `auto_devices` (a CPU has one device; the GPU machine a snippet is written for has one per
+    process)."""
     import lightning.pytorch as pl
+    from lightning.pytorch.accelerators import CPUAccelerator
 
-    return arguments_the_script_gives(
-        pl.Trainer,
-        **machine,
-        max_epochs=1,
-        enable_checkpointing=False,
-        enable_progress_bar=False,
-        enable_model_summary=False,
-        logger=False,
-        # Each rank trains on its own random batches (random_batches), as they are.
-        use_distributed_sampler=False,
-    )
+    count = CPUAccelerator.__dict__["auto_device_count"]
+    CPUAccelerator.auto_device_count = staticmethod(lambda: auto_devices)
+    try:
+        with arguments_the_script_gives(
+            pl.Trainer,
+            **machine,
+            max_epochs=1,
+            enable_checkpointing=False,
+            enable_progress_bar=False,
+            enable_model_summary=False,
+            logger=False,
+            # Each rank trains on its own random batches (random_batches), as they are.
+            use_distributed_sampler=False,
+        ):
+            yield
+    finally:
+        CPUAccelerator.auto_device_count = count
 
 
 @contextlib.contextmanager
