@@ -216,6 +216,34 @@ def test_accelerate_snippet_leaving_the_group_to_the_accelerator_trains_with_equ
     run_and_check("fw_accelerate_fixed_init_once", "torchrun")
 
 
+# --- ddp-uninitialized-lazy-params: a lazy layer no forward has materialised --------------
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_wrapping_a_lazy_module_in_ddp_is_refused_in_its_strategy():
+    output = run_and_check("fw_lightning_lazy_module", "torchrun").output
+    assert "lightning/pytorch/strategies/ddp.py" in output
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_snippets_dummy_forward_in_setup_trains_with_equal_gradients():
+    run_and_check("fw_lightning_fixed_lazy_dummy_forward", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_prepare_of_a_lazy_module_is_refused():
+    run_and_check("fw_accelerate_lazy_module_prepared", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_snippets_dummy_forward_before_prepare_trains_with_equal_gradients():
+    run_and_check("fw_accelerate_fixed_lazy_dummy_forward", "torchrun")
+
+
 # --- what the site may import, and what the real output tells it ---------------------------
 
 
@@ -252,6 +280,12 @@ TWICE = "ddp-mark-variable-ready-twice"
             "accelerate",
         ),
         ("dist-init-twice", "lightning-init-in-setup-torchrun.txt", "lightning"),
+        ("ddp-uninitialized-lazy-params", "lightning-lazy-module-torchrun.txt", "lightning"),
+        (
+            "ddp-uninitialized-lazy-params",
+            "accelerate-lazy-module-prepared-torchrun.txt",
+            "accelerate",
+        ),
     ],
 )
 def test_a_real_framework_capture_names_its_framework_and_entry(taxonomy, slug, capture, framework):
