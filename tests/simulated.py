@@ -69,19 +69,21 @@ class Wizard:
 
     def walk(self, truth, start=None, framework=None, tailoring=None, pairs=(), otherwise="no"):
         """Answer as someone whose setup is `truth` (question key -> answer; `otherwise` to
-        the rest), choosing `framework` (else the first offered) and the `tailoring` values
-        (else each variable's default), until the result. Returns (result, the diagnostic
+        the rest) and the `tailoring` values (else each variable's default) until the result,
+        then switch it to `framework` where it offers it. Returns (result, the diagnostic
         questions asked, the result's query pairs)."""
         pairs, asked = list(pairs) or [("entry", start)], []
         tailoring = tailoring or {}
         for _ in range(50):
             step = self.step(pairs)
-            if "result" in step:
-                return step["result"], asked, pairs
+            result = step.get("result")
+            if result and framework in result["frameworks"] and result["framework"] != framework:
+                pairs.append((FRAMEWORK, framework))  # the switch to the user's framework
+                continue
+            if result:
+                return result, asked, pairs
             key = step["question"]["key"]
-            if key == FRAMEWORK:
-                answer = framework or step["question"]["choices"][0]
-            elif key in self.variables:
+            if key in self.variables:
                 answer = tailoring.get(key, self.variables[key].default)
             else:
                 asked.append(key)

@@ -98,17 +98,40 @@ def walk(client, pairs, answers):
 def test_the_wizard_walks_a_new_family_and_asks_only_what_its_snippet_uses(
     client, toy_kb, framework, tailoring, code
 ):
+    """The framework comes from the paste or from the result's switch (below), never from a
+    question: given it, the walk asks the variables of that framework's form and no other."""
     answers = {"big_batches": "yes", "slow_consumer": "no", "producer_died": "no",
-               "framework": framework, "batch_size": "8", "drop_last": "yes"}  # fmt: skip
-    result, asked, _ = walk(client, [("entry", OVERFLOW)], answers)
+               "batch_size": "8", "drop_last": "yes"}  # fmt: skip
+    result, asked, _ = walk(client, [("entry", OVERFLOW), ("framework", framework)], answers)
     assert (result["slug"], result["causes"], result["fix"]) == (
         OVERFLOW,
         ["big_batches"],
         "smaller-batches",
     )
-    assert asked[-1 - len(tailoring) :] == ["framework", *tailoring]
+    assert asked[-len(tailoring) :] == tailoring
+    assert "framework" not in asked
     assert result["framework"] == framework
     assert code in result["snippet"]
+
+
+def test_the_result_shows_the_first_form_and_switches_to_the_others_without_a_question(
+    client, toy_kb
+):
+    answers = {"big_batches": "yes", "slow_consumer": "no", "producer_died": "no",
+               "batch_size": "8", "drop_last": "yes"}  # fmt: skip
+    result, asked, pairs = walk(client, [("entry", OVERFLOW)], answers)
+    assert "framework" not in asked
+    assert (result["framework"], result["frameworks"]) == ("plain", ["plain", "toyfw"])
+    page = client.get("/wizard/?" + urlencode(pairs)).content.decode()
+    switch = re.search(r'<nav class="forms".*?</nav>', page, re.S).group(0)
+    assert '<strong aria-current="true">Plain loop</strong>' in switch
+    toyfw = unescape(re.search(r'<a href="\?([^"]+)"[^>]*>Toy Framework</a>', switch).group(1))
+    switched = api(client, parse_qsl(toyfw))
+    assert (switched["result"]["framework"], switched["result"]["fix"]) == (
+        "toyfw",
+        "smaller-batches",
+    )
+    assert "toyfw.run(batch_size=8)" in switched["result"]["snippet"]
 
 
 def test_the_result_says_what_the_snippet_was_tailored_for_in_the_familys_words(client, toy_kb):

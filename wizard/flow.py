@@ -1,6 +1,6 @@
 """One step of the wizard from a scope and a state: the next question, a tailoring question
-(the framework, then each variable the chosen snippet uses), or the result. The page and the
-JSON mirror both render what `next_step` returns."""
+(each variable the chosen snippet uses), or the result. The page and the JSON mirror both
+render what `next_step` returns."""
 
 from dataclasses import dataclass, field
 
@@ -55,6 +55,10 @@ class Result:
     ruled_out: list = field(default_factory=list)  # (Entry, [reasons])
     moved_from: object = None
     separating: object = None  # scope.AskedCheck that would best settle an undecided result
+    # (Framework, the query that shows the fix in it, shown now?) when the fix has forms for
+    # several: the framework changes the code, never the diagnosis, so it is a switch, not a
+    # question.
+    frameworks: list = field(default_factory=list)
     kind: str = "result"
 
     @property
@@ -127,6 +131,7 @@ def next_step(scope, state, frameworks, variables):
     current = _tailoring_question(result, state, variables) or result
     if current is result and result.fix is not None:
         result.snippet = render_fix(result.fix, state, frameworks, variables)
+        result.frameworks = _forms(result, state)
     return Step(scope, state, belief, current, answered, (done + 1, done + 1))
 
 
@@ -243,15 +248,10 @@ def _ruled_out(scope, belief, totals, chosen, answers):
 
 
 def _tailoring_question(result, state, variables):
-    """The framework when the fix has forms for several, then the first variable the chosen
-    snippet uses that the user has not answered: only what changes the code shown."""
+    """The first variable the chosen snippet uses that the user has not answered: only what
+    changes the code shown."""
     if result.fix is None or not result.settled:
         return None
-    offered = [s.framework for s in result.fix.snippets]
-    if state.framework is None and len({f.key for f in offered}) > 1:
-        choices = [(f.key, f.name) for f in dict.fromkeys(offered)]
-        other = [(f.key, f.name) for f in result.entry.frameworks if f not in offered]
-        return Tailor(FRAMEWORK, "Which framework runs your training loop?", choices + other)
     snippet = pick_snippet(result.fix, state.framework)
     if snippet is None:
         return None
@@ -260,6 +260,17 @@ def _tailoring_question(result, state, variables):
             choices = [(choice.value, choice.label) for choice in variable.choices]
             return Tailor(variable.key, variable.question, choices)
     return None
+
+
+def _forms(result, state):
+    """The frameworks the fix has a form for, then the entry's others (shown the first form
+    with a note), when there are several: each with its query and whether it is shown now."""
+    offered = list(dict.fromkeys(s.framework for s in result.fix.snippets))
+    if len(offered) < 2 or result.snippet is None:
+        return []
+    shown = state.framework or result.snippet.framework.key
+    others = [f for f in result.entry.frameworks if f not in offered]
+    return [(f, state.with_answer(FRAMEWORK, f.key), f.key == shown) for f in offered + others]
 
 
 def step_as_json(step):
@@ -300,6 +311,7 @@ def step_as_json(step):
         "cause_confidence": round(current.cause_confidence, 3),
         "fix": current.fix.key if current.fix else None,
         "framework": snippet.framework.key if snippet else None,
+        "frameworks": [framework.key for framework, _, _ in current.frameworks],
         "snippet": snippet.code if snippet else None,
         "moved_from": current.moved_from.slug if current.moved_from else None,
         "settled": current.settled,

@@ -46,7 +46,7 @@ SEED = "ddp-expect-autograd-hooks-assert"
 WIZARD_START = f"/wizard/?entry={SEED}"
 # The answers of a person whose failure is the seed's: static_graph=True together with no_sync.
 YES_KEYS = {"static_graph", "no_sync_mismatch"}
-TAILORING = {"framework": "pytorch", "accumulation_steps": "4", "scheduler": "yes"}
+TAILORING = {"accumulation_steps": "4", "scheduler": "yes"}
 SETUP = f"""
 from django.core.management import call_command
 from django.contrib.auth import get_user_model

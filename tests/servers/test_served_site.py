@@ -111,10 +111,10 @@ def test_two_stalled_clients_leave_the_site_answering(server):
     stalled = [_stalled_client(port) for _ in range(2)]
     try:
         time.sleep(0.5)  # both are being read by now
-        started = time.monotonic()
+        # Blocked behind them, the request would wait for the worker timeout (30 s): an answer
+        # within 5 s is the proof (1.7 s was seen with every core busy; not a speed test).
         response = requests.get(base + SEED, timeout=5)
         assert response.status_code == 200
-        assert time.monotonic() - started < 1.0
     finally:
         for connection in stalled:
             connection.close()
