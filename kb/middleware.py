@@ -1,5 +1,5 @@
 """Security headers Django 5.2 does not set itself, and the site's own answers to requests it
-refuses: too large (413, 414), too many (429).
+refuses: too large (413, 414), holding a NUL (400), too many (429).
 
 The Content-Security-Policy is strict: no inline script, no eval, no inline style, nothing
 from another origin: the portal runs on closed networks and renders pasted text, so the
@@ -65,6 +65,10 @@ def refuse_oversized(get_response):
         if len(request.path) + len(request.META.get("QUERY_STRING", "")) > settings.MAX_URL_BYTES:
             paste = _paste_box(request.GET.get("q", ""))
             return _refused(request, 414, LINK_TOO_LONG, "kb/home.html", paste)
+        # No page reads a NUL, and PostgreSQL refuses one in any text it is given to compare.
+        if any("\x00" in key + "".join(values) for key, values in request.GET.lists()):
+            paste = _paste_box(request.GET.get("q", "").replace("\x00", ""))
+            return _refused(request, 400, LINK_HOLDS_NUL, "kb/home.html", paste)
         if request.method in ("POST", "PUT", "PATCH"):
             try:
                 request.body  # noqa: B018  read here, where too large can still be answered
@@ -86,6 +90,10 @@ BODY_TOO_LARGE = (
     "the output: the traceback and the lines just before it are what matter."
 )
 BODY_UNREADABLE = "The request's body did not arrive in full. Please send it again."
+LINK_HOLDS_NUL = (
+    "This link holds a NUL character (%00), which is not text. Its text without it is in the box "
+    "below: press “Find the failure”, or follow the link again without the %00."
+)
 
 
 def _refused(request, status, message, template, context):

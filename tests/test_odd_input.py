@@ -116,6 +116,13 @@ JSON = st.recursive(
 )
 
 
+@pytest.mark.parametrize("path", QUERY_SURFACES)
+def test_a_nul_in_a_link_is_refused_with_a_400_that_says_so(client, taxonomy, path):
+    response = client.get(path, {"q": "Expected to mark\x00", "entry": "\x00"})
+    assert response.status_code == 400
+    assert "NUL character" in response.content.decode()
+
+
 @settings(
     max_examples=examples(120),
     deadline=None,
