@@ -79,7 +79,8 @@ class Child:
         self.pid: int = reply["pid"]
 
     def poll(self) -> int | None:
-        return self.wait(0) if self._exited_by(0) else self.returncode
+        self._exited_by(0)
+        return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         if not self._exited_by(timeout):
