@@ -152,10 +152,17 @@ def fit_lightning(
     """Train the tiny module with `trainer`; asserts equal gradients across ranks at every
     optimizer step unless `check` is off (a broken run, whose own error must surface).
     Returns the steps done."""
-    import lightning.pytorch as pl
-
-    module = lightning_module(unused, checkpointed)
     steps = []
+    trainer.callbacks.append(gradient_check(steps, check))
+    module = lightning_module(unused, checkpointed)
+    trainer.fit(module, torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
+    return steps
+
+
+def gradient_check(steps: list, check: bool = True):
+    """A Lightning callback that counts each optimizer step into `steps`, asserting first that
+    the module's gradients are equal across ranks (unless `check` is off)."""
+    import lightning.pytorch as pl
 
     class CheckGradients(pl.Callback):
         def on_before_optimizer_step(self, trainer, pl_module, optimizer):
@@ -163,9 +170,7 @@ def fit_lightning(
                 assert grads_match_across_ranks(pl_module), f"step {len(steps)}: gradients differ"
             steps.append(trainer.global_step)
 
-    trainer.callbacks.append(CheckGradients())
-    trainer.fit(module, torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
-    return steps
+    return CheckGradients()
 
 
 # --- The Hugging Face Trainer ----------------------------------------------------------------

@@ -7,13 +7,14 @@ import lightning.pytorch as pl
 import torch
 
 from tools.repro.framework_support import (
+    gradient_check,
     lightning_on_this_machine,
     network,
     random_batches,
     report_equal_gradients,
     work_in_temporary_directory,
 )
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch_without_group
+from tools.repro.harness import FIXED, Scenario, launch_without_group
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -49,12 +50,8 @@ def main(rank, world_size):
         def train_dataloader(self):
             return torch.utils.data.DataLoader(random_batches(rank), batch_size=None)
 
-        def on_before_optimizer_step(self, optimizer):
-            assert grads_match_across_ranks(self), f"step {len(steps)}: gradients differ"
-            steps.append(self.global_step)
-
     # "auto" finds one device on a CPU: the machine the snippet is for has one per process.
-    with lightning_on_this_machine(auto_devices=world_size):
+    with lightning_on_this_machine(auto_devices=world_size, callbacks=[gradient_check(steps)]):
         run_snippet(fix_snippet(SCENARIO.slug, *SCENARIO.snippet), LitModel=LitModel)
     report_equal_gradients(steps, rank)
 

@@ -9,12 +9,13 @@ import torch
 import torch.nn as nn
 
 from tools.repro.framework_support import (
+    gradient_check,
     lightning_on_this_machine,
     random_batches,
     report_equal_gradients,
     work_in_temporary_directory,
 )
-from tools.repro.harness import FIXED, Scenario, grads_match_across_ranks, launch_without_group
+from tools.repro.harness import FIXED, Scenario, launch_without_group
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -49,15 +50,11 @@ def main(rank, world_size):
         def configure_optimizers(self):
             return torch.optim.SGD(self.parameters(), lr=0.1)
 
-        def on_before_optimizer_step(self, optimizer):
-            assert grads_match_across_ranks(self), f"step {len(steps)}: gradients differ"
-            steps.append(self.global_step)
-
     class LitModel(UsersModule, snippet["LitModel"]):
         pass
 
     with lightning_on_this_machine(accelerator="cpu", devices=world_size):
-        trainer = pl.Trainer(strategy="ddp")
+        trainer = pl.Trainer(strategy="ddp", callbacks=[gradient_check(steps)])
     trainer.fit(LitModel(), torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
     report_equal_gradients(steps, rank)
 
