@@ -173,7 +173,33 @@ def test_snippets_for_reentrant_checkpointing_train_with_equal_gradients(module)
     run_and_check(module, "torchrun")
 
 
-# --- ddp-no-trainable-params: a frozen teacher passed to accelerator.prepare() -------------
+# --- ddp-no-trainable-params: a module with nothing to train, wrapped in DDP --------------
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_module_with_every_parameter_frozen_is_refused_in_its_ddp_strategy():
+    output = run_and_check("fw_lightning_student_copied_from_frozen_teacher", "torchrun").output
+    assert "lightning/pytorch/strategies/ddp.py" in output
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_snippet_keeping_the_frozen_teacher_inside_trains_with_equal_gradients():
+    run_and_check("fw_lightning_fixed_frozen_teacher_inside", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_trainer_handing_its_frozen_teacher_to_its_accelerator_is_refused_in_prepare():
+    output = run_and_check("fw_hf_trainer_teacher_prepared", "torchrun").output
+    assert "accelerate/accelerator.py" in output
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_trainer_snippet_keeping_the_teacher_a_plain_module_trains_with_equal_gradients():
+    run_and_check("fw_hf_trainer_fixed_teacher_kept_plain", "torchrun")
 
 
 @pytest.mark.slow
@@ -279,6 +305,14 @@ TWICE = "ddp-mark-variable-ready-twice"
             "accelerate-frozen-teacher-prepared-torchrun.txt",
             "accelerate",
         ),
+        (
+            "ddp-no-trainable-params",
+            "lightning-student-copied-from-frozen-teacher-torchrun.txt",
+            "lightning",
+        ),
+        # The Trainer subclass prepares its teacher in its own __init__: the traceback goes
+        # from the script into Accelerate without a frame of transformers.
+        ("ddp-no-trainable-params", "hf-trainer-teacher-prepared-torchrun.txt", "accelerate"),
         ("dist-init-twice", "lightning-init-in-setup-torchrun.txt", "lightning"),
         ("ddp-uninitialized-lazy-params", "lightning-lazy-module-torchrun.txt", "lightning"),
         (

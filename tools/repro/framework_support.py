@@ -147,14 +147,19 @@ def arguments_the_script_gives(cls, **arguments):
 
 
 def fit_lightning(
-    trainer, rank: int, unused: bool = False, check: bool = True, checkpointed: bool = False
+    trainer,
+    rank: int,
+    unused: bool = False,
+    check: bool = True,
+    checkpointed: bool = False,
+    module=None,
 ):
-    """Train the tiny module with `trainer`; asserts equal gradients across ranks at every
-    optimizer step unless `check` is off (a broken run, whose own error must surface).
-    Returns the steps done."""
+    """Train the tiny module (or the script's own `module`) with `trainer`; asserts equal
+    gradients across ranks at every optimizer step unless `check` is off (a broken run, whose
+    own error must surface). Returns the steps done."""
     steps = []
     trainer.callbacks.append(gradient_check(steps, check))
-    module = lightning_module(unused, checkpointed)
+    module = module or lightning_module(unused, checkpointed)
     trainer.fit(module, torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
     return steps
 
@@ -217,10 +222,19 @@ def token_dataset(rank: int):
     return [{"input_ids": row, "labels": row} for row in rows]
 
 
-def train_hf(args, rank: int, unused: bool = False, check: bool = True, language_model=False):
+def train_hf(
+    args,
+    rank: int,
+    unused: bool = False,
+    check: bool = True,
+    language_model=False,
+    trainer_class=None,
+    **script,
+):
     """Train `RegressionModel` (or, with `language_model`, tiny_gpt2 on token_dataset) with the
-    Trainer and `args`; asserts equal gradients across ranks before every optimizer step unless
-    `check` is off (a broken run). Returns the steps done."""
+    Trainer (or the script's own subclass of it, `trainer_class`, given `script` besides) and
+    `args`; asserts equal gradients across ranks before every optimizer step unless `check` is
+    off (a broken run). Returns the steps done."""
     from transformers import Trainer, TrainerCallback
 
     model = tiny_gpt2() if language_model else RegressionModel(unused)
@@ -238,11 +252,12 @@ def train_hf(args, rank: int, unused: bool = False, check: bool = True, language
     args.save_strategy = "no"
     args.per_device_train_batch_size = 2
     args.disable_tqdm = True
-    trainer = Trainer(
+    trainer = (trainer_class or Trainer)(
         model=model,
         args=args,
         train_dataset=token_dataset(rank) if language_model else regression_dataset(rank),
         callbacks=[CheckGradients()],
+        **script,
     )
     trainer.train()
     return steps

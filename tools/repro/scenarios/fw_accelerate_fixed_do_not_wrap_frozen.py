@@ -6,7 +6,13 @@ ranks at every optimizer step.
 
 import torch
 
-from tools.repro.framework_support import accelerate_on_this_machine, network, random_batches
+from tools.repro.distill_support import distillation_loss, teacher_network
+from tools.repro.framework_support import (
+    accelerate_on_this_machine,
+    network,
+    random_batches,
+    report_equal_gradients,
+)
 from tools.repro.harness import (
     FIXED,
     Scenario,
@@ -29,7 +35,7 @@ SCENARIO = Scenario(
 
 
 def main(rank, world_size):
-    student, teacher = network(), network().requires_grad_(False)
+    student, teacher = network(), teacher_network().requires_grad_(False)
     optimizer = torch.optim.SGD(student.parameters(), lr=0.1)
     steps = check_every_optimizer_step(student)
     with accelerate_on_this_machine():
@@ -41,12 +47,10 @@ def main(rank, world_size):
         )
     student, teacher, optimizer = names["student"], names["teacher"], names["optimizer"]
     for batch in random_batches(rank):
-        names["accelerator"].backward((student(batch) - teacher(batch)).pow(2).mean())
+        names["accelerator"].backward(distillation_loss(student(batch), teacher, batch))
         optimizer.step()
         optimizer.zero_grad()
-    assert steps, "no optimizer step"
-    if rank == 0:
-        print(f"{len(steps)} optimizer steps, gradients equal across ranks")
+    report_equal_gradients(steps, rank)
 
 
 if __name__ == "__main__":
