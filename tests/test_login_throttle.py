@@ -20,9 +20,10 @@ def fail(client, times, **extra):
         assert log_in(client, "wrong", **extra).status_code == 200  # the form, with its error
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def clock(monkeypatch):
-    """The rate limiter's clock, fixed at the start of a window until a test moves it."""
+    """The rate limiter's clock, fixed at the start of a window until a test moves it: a test
+    that counts failures on the real clock fails when a minute ends in the middle of it."""
     now = [1_000_020.0]  # a minute's window starts at 1_000_020
     monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: now[0]))
     return now
