@@ -154,6 +154,7 @@ def test_snippet_find_unused_off_trains_without_the_warning(module):
     [
         "fw_lightning_reentrant_checkpoint_find_unused",
         "fw_hf_trainer_reentrant_checkpoint_find_unused",
+        "fw_accelerate_reentrant_checkpoint_find_unused",
     ],
 )
 def test_reentrant_checkpoint_with_find_unused_parameters_marks_a_variable_ready_twice(module):
@@ -167,6 +168,8 @@ def test_reentrant_checkpoint_with_find_unused_parameters_marks_a_variable_ready
     [
         "fw_lightning_fixed_reentrant_find_unused_off",
         "fw_hf_trainer_fixed_non_reentrant_checkpointing",
+        "fw_accelerate_fixed_non_reentrant_checkpointing",
+        "fw_accelerate_fixed_reentrant_find_unused_off",
     ],
 )
 def test_snippets_for_reentrant_checkpointing_train_with_equal_gradients(module):
@@ -300,6 +303,7 @@ TWICE = "ddp-mark-variable-ready-twice"
         (PERF, "lightning-find-unused-all-used-torchrun.txt", "lightning"),
         (TWICE, "lightning-reentrant-checkpoint-find-unused-torchrun.txt", "lightning"),
         (TWICE, "hf-trainer-reentrant-checkpoint-find-unused-torchrun.txt", "hf_trainer"),
+        (TWICE, "accelerate-reentrant-checkpoint-find-unused-torchrun.txt", "accelerate"),
         (
             "ddp-no-trainable-params",
             "accelerate-frozen-teacher-prepared-torchrun.txt",

@@ -22,8 +22,7 @@ from pathlib import Path
 import torch
 import torch.nn as nn
 
-from tools.repro.harness import check_every_optimizer_step, grads_match_across_ranks
-from tools.repro.models import MLPLoss
+from tools.repro.harness import grads_match_across_ranks
 
 MICRO_BATCHES = 8  # two optimizer steps at the entries' 4 accumulation steps
 
@@ -263,47 +262,6 @@ def train_hf(
     return steps
 
 
-class UnusedLoss(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.net = Unused()
-
-    def forward(self, batch):
-        return self.net(batch).pow(2).mean()
-
-
-# --- Accelerate ----------------------------------------------------------------------------
-
-
-def accelerate_names(rank: int, unused: bool = False) -> dict:
-    """What the user's script defines before an Accelerate snippet: the model (whose forward
-    returns its loss, as the snippets write `loss = model(batch)`), its optimizer and
-    scheduler, and the data."""
-    torch.manual_seed(0)
-    model = UnusedLoss() if unused else MLPLoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1)
-    # Different rows on every rank, so that equal gradients prove the synchronisation (with
-    # torchrun on CPU, Accelerate 1.15.0 hands each rank every batch of its loader).
-    rows = list(torch.randn(MICRO_BATCHES * 4, 4, generator=torch.Generator().manual_seed(rank)))
-    dataloader = torch.utils.data.DataLoader(rows, batch_size=4)
-    return {
-        "model": model,
-        "optimizer": optimizer,
-        "scheduler": scheduler,
-        "dataloader": dataloader,
-    }
-
-
-def accelerate_on_this_machine():
-    """Under torchrun on a machine without a GPU, Accelerate 1.15.0 sets up no process group
-    unless told `cpu=True`: every rank then trains alone, unsynchronised, without a warning.
-    A user's script on such a machine says so; the snippets (written for GPUs) do not."""
-    import accelerate
-
-    return arguments_the_script_gives(accelerate.Accelerator, cpu=True)
-
-
 def hf_trainer_on_this_machine():
     """The same for the Trainer: without `use_cpu=True` the TrainingArguments of a CPU machine
     under torchrun set up no process group (transformers 5.24.0), and the ranks train apart."""
@@ -347,27 +305,5 @@ def hf_trainer_fix(scenario, values=None, **train):
         with hf_trainer_on_this_machine():
             args = run_snippet(code)["args"]
         report_equal_gradients(train_hf(args, rank, **train), rank)
-
-    return main
-
-
-def accelerate_prepare_fix(scenario, **names):
-    """The `main` of a fixed Accelerate scenario whose snippet builds the Accelerator: the
-    script's own prepare and loop follow it (`names`: accelerate_names's options)."""
-    from tools.repro.snippets import fix_snippet, run_snippet
-
-    def main(rank, world_size):
-        script = accelerate_names(rank, **names)
-        steps = check_every_optimizer_step(script["model"])
-        with accelerate_on_this_machine():
-            accelerator = run_snippet(fix_snippet(scenario.slug, *scenario.snippet))["accelerator"]
-        model, optimizer, dataloader = accelerator.prepare(
-            script["model"], script["optimizer"], script["dataloader"]
-        )
-        for batch in dataloader:
-            accelerator.backward(model(batch))
-            optimizer.step()
-            optimizer.zero_grad()
-        report_equal_gradients(steps, rank)
 
     return main

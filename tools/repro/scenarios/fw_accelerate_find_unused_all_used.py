@@ -6,7 +6,7 @@ reducer warns once per process that the search for unused parameters found none.
 from accelerate import Accelerator
 from accelerate.utils import DistributedDataParallelKwargs
 
-from tools.repro.framework_support import accelerate_names
+from tools.repro.accelerate_support import accelerate_names
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(

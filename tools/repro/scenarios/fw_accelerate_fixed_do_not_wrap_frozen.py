@@ -6,13 +6,9 @@ ranks at every optimizer step.
 
 import torch
 
+from tools.repro.accelerate_support import accelerate_on_this_machine
 from tools.repro.distill_support import distillation_loss, teacher_network
-from tools.repro.framework_support import (
-    accelerate_on_this_machine,
-    network,
-    random_batches,
-    report_equal_gradients,
-)
+from tools.repro.framework_support import network, random_batches, report_equal_gradients
 from tools.repro.harness import (
     FIXED,
     Scenario,

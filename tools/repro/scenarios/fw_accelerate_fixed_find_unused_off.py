@@ -4,7 +4,7 @@ trains on two CPU processes under torchrun without the warning, gradients equal 
 at every optimizer step.
 """
 
-from tools.repro.framework_support import accelerate_prepare_fix
+from tools.repro.accelerate_support import accelerate_prepare_fix
 from tools.repro.harness import (
     FIXED,
     Scenario,

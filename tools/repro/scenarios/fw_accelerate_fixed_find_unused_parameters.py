@@ -4,7 +4,7 @@ the model with the unused layer on two CPU processes under torchrun, gradients e
 ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import accelerate_prepare_fix
+from tools.repro.accelerate_support import accelerate_prepare_fix
 from tools.repro.harness import (
     FIXED,
     Scenario,

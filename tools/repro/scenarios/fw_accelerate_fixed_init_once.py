@@ -4,11 +4,12 @@ script's loop on two CPU processes under torchrun, with gradients equal across r
 optimizer step.
 """
 
-from tools.repro.framework_support import (
+from tools.repro.accelerate_support import (
     accelerate_names,
     accelerate_on_this_machine,
-    report_equal_gradients,
+    accelerate_train,
 )
+from tools.repro.framework_support import report_equal_gradients
 from tools.repro.harness import FIXED, Scenario, check_every_optimizer_step, launch_without_group
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -30,11 +31,7 @@ def main(rank, world_size):
     steps = check_every_optimizer_step(script["model"])
     with accelerate_on_this_machine():
         names = run_snippet(fix_snippet(SCENARIO.slug, *SCENARIO.snippet), **script)
-    model, optimizer = names["model"], names["optimizer"]
-    for batch in names["dataloader"]:
-        names["accelerator"].backward(model(batch))
-        optimizer.step()
-        optimizer.zero_grad()
+    accelerate_train(names["accelerator"], names["model"], names["optimizer"], names["dataloader"])
     report_equal_gradients(steps, rank)
 
 

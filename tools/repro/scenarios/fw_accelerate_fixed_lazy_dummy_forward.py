@@ -5,11 +5,8 @@ CPU processes under torchrun, with gradients equal across ranks at every optimiz
 
 import torch.nn as nn
 
-from tools.repro.framework_support import (
-    accelerate_on_this_machine,
-    random_batches,
-    report_equal_gradients,
-)
+from tools.repro.accelerate_support import accelerate_on_this_machine
+from tools.repro.framework_support import random_batches, report_equal_gradients
 from tools.repro.harness import FIXED, Scenario, check_every_optimizer_step, launch_without_group
 from tools.repro.snippets import fix_snippet, run_snippet
 

@@ -4,7 +4,7 @@ wizard renders it, trains on two CPU processes under torchrun, with gradients eq
 ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import accelerate_names, accelerate_on_this_machine
+from tools.repro.accelerate_support import accelerate_names, accelerate_on_this_machine
 from tools.repro.harness import (
     FIXED,
     Scenario,

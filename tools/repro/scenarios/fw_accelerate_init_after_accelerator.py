@@ -6,7 +6,7 @@ init_process_group() refuses, on two CPU processes under torchrun.
 import torch.distributed as dist
 from accelerate import Accelerator
 
-from tools.repro.framework_support import accelerate_names
+from tools.repro.accelerate_support import accelerate_names
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(

@@ -7,7 +7,7 @@ unsynchronised and the reducer's assertion fires in accelerator.backward.
 from accelerate import Accelerator
 from accelerate.utils import DistributedDataParallelKwargs
 
-from tools.repro.framework_support import accelerate_names
+from tools.repro.accelerate_support import accelerate_names
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(

@@ -5,7 +5,7 @@ in the model's forward.
 
 from accelerate import Accelerator
 
-from tools.repro.framework_support import accelerate_names
+from tools.repro.accelerate_support import accelerate_names
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(

@@ -1,0 +1,95 @@
+"""What the lab's Accelerate scenarios share (beside framework_support's models and script
+lines): the names a user's script defines before an Accelerate snippet, the machine's one line
+the snippets leave out, and the script's loop after prepare().
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn as nn
+
+from tools.repro.framework_support import (
+    MICRO_BATCHES,
+    Unused,
+    arguments_the_script_gives,
+    report_equal_gradients,
+    tiny_gpt2,
+    token_dataset,
+)
+from tools.repro.harness import check_every_optimizer_step
+from tools.repro.models import MLPLoss
+
+
+class UnusedLoss(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = Unused()
+
+    def forward(self, batch):
+        return self.net(batch).pow(2).mean()
+
+
+def accelerate_names(rank: int, unused: bool = False, checkpointed: bool = False) -> dict:
+    """What the user's script defines before an Accelerate snippet: the model (whose forward
+    returns its loss, as the snippets write `loss = model(batch)`), its optimizer and
+    scheduler, and the data. With `checkpointed`, the model is framework_support.tiny_gpt2
+    under reentrant activation checkpointing and the data its token rows."""
+    torch.manual_seed(0)
+    if checkpointed:
+        model = tiny_gpt2()
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": True})
+        rows = token_dataset(rank)
+    else:
+        model = UnusedLoss() if unused else MLPLoss()
+        # Different rows on every rank, so that equal gradients prove the synchronisation (with
+        # torchrun on CPU, Accelerate 1.15.0 hands each rank every batch of its loader).
+        generator = torch.Generator().manual_seed(rank)
+        rows = list(torch.randn(MICRO_BATCHES * 4, 4, generator=generator))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1)
+    dataloader = torch.utils.data.DataLoader(rows, batch_size=4)
+    return {
+        "model": model,
+        "optimizer": optimizer,
+        "scheduler": scheduler,
+        "dataloader": dataloader,
+    }
+
+
+def accelerate_on_this_machine():
+    """Under torchrun on a machine without a GPU, Accelerate 1.15.0 sets up no process group
+    unless told `cpu=True`: every rank then trains alone, unsynchronised, without a warning.
+    A user's script on such a machine says so; the snippets (written for GPUs) do not."""
+    import accelerate
+
+    return arguments_the_script_gives(accelerate.Accelerator, cpu=True)
+
+
+def accelerate_train(accelerator, model, optimizer, dataloader) -> None:
+    """The script's loop after prepare(). A batch of token rows (a dict) is a language model's
+    inputs, the tokens their own labels, its loss in the output; any other model returns its
+    loss."""
+    for batch in dataloader:
+        loss = model(**batch).loss if isinstance(batch, dict) else model(batch)
+        accelerator.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+
+
+def accelerate_prepare_fix(scenario, **names):
+    """The `main` of a fixed Accelerate scenario whose snippet builds the Accelerator: the
+    script's own prepare and loop follow it (`names`: accelerate_names's options)."""
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        script = accelerate_names(rank, **names)
+        steps = check_every_optimizer_step(script["model"])
+        with accelerate_on_this_machine():
+            accelerator = run_snippet(fix_snippet(scenario.slug, *scenario.snippet))["accelerator"]
+        accelerate_train(
+            accelerator,
+            *accelerator.prepare(script["model"], script["optimizer"], script["dataloader"]),
+        )
+        report_equal_gradients(steps, rank)
+
+    return main
