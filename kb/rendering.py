@@ -69,7 +69,9 @@ def highlight_code(code, language="python"):
         lexer = get_lexer_by_name(language)
     except ClassNotFound:
         lexer = TextLexer()
-    return highlight(code, lexer, _formatter)
+    # A long line scrolls inside its block: the block takes the focus so that the keyboard
+    # can scroll it too (Pygments escapes the code, so the first "<pre>" is its own).
+    return highlight(code, lexer, _formatter).replace("<pre>", '<pre tabindex="0">', 1)
 
 
 def pygments_css():

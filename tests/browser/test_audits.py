@@ -19,10 +19,13 @@ PAGES = {
     "go": "/go?q="
     + quote('RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "reducer.cpp":1'),
     "search": "/search/?q=out+of+memory",
+    "search-none": "/search/?q=zorblax",
     "browse": "/kb/",
+    "category": "/kb/c/distributed-training/",
     "wizard-blank": "/wizard/",
     "wizard-blank-question": "/wizard/?happened=hung",
     "history": f"/kb/{SEED}/history/",
+    "revision": f"/kb/{SEED}/history/1/",
     "wizard-step": WIZARD_START,
     "wizard-result": None,  # where the journeys' answers lead: see page_path
     "not-found": "/kb/no-such-entry/",

@@ -21,7 +21,7 @@ PAGES = {
     "search": "/search/?q=" + quote("expect_autograd_hooks_ INTERNAL ASSERT FAILED"),
     "search-none": "/search/?q=zorblax",
     "browse": "/kb/",
-    "category": "/kb/c/distributed/",
+    "category": "/kb/c/distributed-training/",
     "results": "/diagnose?q="
     + quote(
         '[rank1]: RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "/__w/pytorch/'
@@ -56,7 +56,8 @@ def entry_paths(server):
 
 
 def sideways(page, path):
-    page.goto(path)
+    status = page.goto(path).status
+    assert status == (404 if path == PAGES["not-found"] else 200), f"{path}: {status}"
     scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     return None if scroll <= inner else f"{path}: {scroll} px wide, {page.evaluate(OVERFLOWING)}"
 

@@ -56,6 +56,18 @@ def test_edit_the_paste_brings_it_back_into_the_box(page):
     assert box.input_value().strip() == ERROR_LINE
 
 
+def test_the_edit_and_deleted_pages_pass_the_audits(page, axe):
+    paste(page, ERROR_LINE)
+    page.get_by_role("link", name="Edit the paste").click()
+    assert serious_violations(axe, page) == []
+    edit = page.content()
+    page.go_back()
+    page.get_by_role("button", name="Delete this paste").click()
+    assert serious_violations(axe, page) == []
+    found = nu_errors({"paste-edit": edit, "paste-deleted": page.content()})
+    assert found == {"paste-edit": [], "paste-deleted": []}
+
+
 def test_go_says_what_recognised_it_and_leads_to_the_full_diagnosis(page):
     page.goto("/go?q=" + quote(ERROR_LINE, safe=""))
     assert ERROR_LINE in page.locator(".go-line").inner_text()
