@@ -176,6 +176,38 @@ def test_snippets_for_reentrant_checkpointing_train_with_equal_gradients(module)
     run_and_check(module, "torchrun")
 
 
+# --- ddp-static-graph-graph-changed: a head that joins after static_graph's first step ----
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_static_graph_aux_head_later",
+        "fw_accelerate_static_graph_aux_head_later",
+    ],
+)
+def test_static_graph_with_a_head_joining_after_the_first_step_says_the_graph_changed(module):
+    run_and_check(module, "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_fixed_static_graph_off_aux_head",
+        "fw_hf_trainer_fixed_static_graph_off_aux_head",
+        "fw_accelerate_fixed_static_graph_off_aux_head",
+    ],
+)
+def test_snippets_static_graph_off_with_find_unused_train_the_late_head_with_equal_gradients(
+    module,
+):
+    run_and_check(module, "torchrun")
+
+
 # --- ddp-no-trainable-params: a module with nothing to train, wrapped in DDP --------------
 
 
@@ -289,6 +321,7 @@ def test_the_site_never_imports_a_framework():
 UNUSED = "ddp-unused-params-prior-reduction"
 PERF = "ddp-find-unused-parameters-perf-warning"
 TWICE = "ddp-mark-variable-ready-twice"
+CHANGED = "ddp-static-graph-graph-changed"
 
 
 @pytest.mark.content
@@ -317,6 +350,8 @@ TWICE = "ddp-mark-variable-ready-twice"
         # The Trainer subclass prepares its teacher in its own __init__: the traceback goes
         # from the script into Accelerate without a frame of transformers.
         ("ddp-no-trainable-params", "hf-trainer-teacher-prepared-torchrun.txt", "accelerate"),
+        (CHANGED, "lightning-static-graph-aux-head-later-torchrun.txt", "lightning"),
+        (CHANGED, "accelerate-static-graph-aux-head-later-torchrun.txt", "accelerate"),
         ("dist-init-twice", "lightning-init-in-setup-torchrun.txt", "lightning"),
         ("ddp-uninitialized-lazy-params", "lightning-lazy-module-torchrun.txt", "lightning"),
         (

@@ -10,37 +10,39 @@ import torch.nn as nn
 
 from tools.repro.framework_support import (
     MICRO_BATCHES,
-    Unused,
     arguments_the_script_gives,
+    network,
     report_equal_gradients,
     tiny_gpt2,
     token_dataset,
 )
 from tools.repro.harness import check_every_optimizer_step
-from tools.repro.models import MLPLoss
 
 
-class UnusedLoss(nn.Module):
-    def __init__(self):
+class MeanSquare(nn.Module):
+    """`net` whose forward returns its loss, the mean square of its output."""
+
+    def __init__(self, net: nn.Module):
         super().__init__()
-        self.net = Unused()
+        self.net = net
 
     def forward(self, batch):
         return self.net(batch).pow(2).mean()
 
 
-def accelerate_names(rank: int, unused: bool = False, checkpointed: bool = False) -> dict:
-    """What the user's script defines before an Accelerate snippet: the model (whose forward
-    returns its loss, as the snippets write `loss = model(batch)`), its optimizer and
-    scheduler, and the data. With `checkpointed`, the model is framework_support.tiny_gpt2
-    under reentrant activation checkpointing and the data its token rows."""
+def accelerate_names(rank: int, net=network, checkpointed: bool = False) -> dict:
+    """What the user's script defines before an Accelerate snippet: the model (MeanSquare of
+    `net()`, its forward returning its loss, as the snippets write `loss = model(batch)`), its
+    optimizer and scheduler, and the data. With `checkpointed`, the model is
+    framework_support.tiny_gpt2 under reentrant activation checkpointing and the data its token
+    rows."""
     torch.manual_seed(0)
     if checkpointed:
         model = tiny_gpt2()
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": True})
         rows = token_dataset(rank)
     else:
-        model = UnusedLoss() if unused else MLPLoss()
+        model = MeanSquare(net())
         # Different rows on every rank, so that equal gradients prove the synchronisation (with
         # torchrun on CPU, Accelerate 1.15.0 hands each rank every batch of its loader).
         generator = torch.Generator().manual_seed(rank)

@@ -60,6 +60,22 @@ class Unused(nn.Module):
         return self.net(batch)
 
 
+class AuxHeadLater(nn.Module):
+    """The network and an auxiliary head its forward adds from the second call on (a loss term
+    switched on after a warm-up step): the first iteration's graph is not every iteration's."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = network()
+        self.aux_head = nn.Linear(4, 1)
+        self.calls = 0
+
+    def forward(self, batch):
+        self.calls += 1
+        output = self.net(batch)
+        return output + self.aux_head(batch) if self.calls > 1 else output
+
+
 class ReentrantCheckpointed(nn.Module):
     """The network with its second layer under reentrant activation checkpointing: that layer's
     parameters are outside the graph the forward builds and get their gradients in a second,
@@ -79,17 +95,15 @@ class ReentrantCheckpointed(nn.Module):
 # --- Lightning -----------------------------------------------------------------------------
 
 
-def lightning_module(unused: bool = False, checkpointed: bool = False):
-    """A LightningModule whose loss is the mean square of the network's output; with
-    `unused`, beside a layer it never uses; with `checkpointed`, ReentrantCheckpointed."""
+def lightning_module(net=network):
+    """A LightningModule whose loss is the mean square of the output of `net()` (network, or
+    one of the networks here built around it: Unused, ReentrantCheckpointed...)."""
     import lightning.pytorch as pl
 
     class Tiny(pl.LightningModule):
         def __init__(self):
             super().__init__()
-            self.net = (
-                Unused() if unused else ReentrantCheckpointed() if checkpointed else network()
-            )
+            self.net = net()
 
         def training_step(self, batch, batch_idx):
             return self.net(batch).pow(2).mean()
@@ -145,20 +159,13 @@ def arguments_the_script_gives(cls, **arguments):
         cls.__init__ = original
 
 
-def fit_lightning(
-    trainer,
-    rank: int,
-    unused: bool = False,
-    check: bool = True,
-    checkpointed: bool = False,
-    module=None,
-):
-    """Train the tiny module (or the script's own `module`) with `trainer`; asserts equal
+def fit_lightning(trainer, rank: int, net=network, check: bool = True, module=None):
+    """Train lightning_module(net) (or the script's own `module`) with `trainer`; asserts equal
     gradients across ranks at every optimizer step unless `check` is off (a broken run, whose
     own error must surface). Returns the steps done."""
     steps = []
     trainer.callbacks.append(gradient_check(steps, check))
-    module = module or lightning_module(unused, checkpointed)
+    module = module or lightning_module(net)
     trainer.fit(module, torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
     return steps
 
@@ -183,9 +190,9 @@ def gradient_check(steps: list, check: bool = True):
 class RegressionModel(nn.Module):
     """What the Trainer expects of a model: keyword inputs, a `loss` in the output."""
 
-    def __init__(self, unused: bool = False):
+    def __init__(self, net=network):
         super().__init__()
-        self.net = Unused() if unused else network()
+        self.net = net()
 
     def forward(self, x, labels=None):
         output = self.net(x)
@@ -224,19 +231,19 @@ def token_dataset(rank: int):
 def train_hf(
     args,
     rank: int,
-    unused: bool = False,
+    net=network,
     check: bool = True,
     language_model=False,
     trainer_class=None,
     **script,
 ):
-    """Train `RegressionModel` (or, with `language_model`, tiny_gpt2 on token_dataset) with the
+    """Train `RegressionModel(net)` (or, with `language_model`, tiny_gpt2 on token_dataset) with the
     Trainer (or the script's own subclass of it, `trainer_class`, given `script` besides) and
     `args`; asserts equal gradients across ranks before every optimizer step unless `check` is
     off (a broken run). Returns the steps done."""
     from transformers import Trainer, TrainerCallback
 
-    model = tiny_gpt2() if language_model else RegressionModel(unused)
+    model = tiny_gpt2() if language_model else RegressionModel(net)
     steps = []
 
     class CheckGradients(TrainerCallback):

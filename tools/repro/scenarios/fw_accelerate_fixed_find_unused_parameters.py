@@ -5,6 +5,7 @@ ranks at every optimizer step.
 """
 
 from tools.repro.accelerate_support import accelerate_prepare_fix
+from tools.repro.framework_support import Unused
 from tools.repro.harness import (
     FIXED,
     Scenario,
@@ -24,7 +25,7 @@ SCENARIO = Scenario(
 )
 
 
-main = accelerate_prepare_fix(SCENARIO, unused=True)
+main = accelerate_prepare_fix(SCENARIO, net=Unused)
 
 
 if __name__ == "__main__":

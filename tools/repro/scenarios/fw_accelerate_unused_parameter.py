@@ -6,6 +6,7 @@ in the model's forward.
 from accelerate import Accelerator
 
 from tools.repro.accelerate_support import accelerate_names
+from tools.repro.framework_support import Unused
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -21,7 +22,7 @@ SCENARIO = Scenario(
 
 
 def main(rank, world_size):
-    names = accelerate_names(rank, unused=True)
+    names = accelerate_names(rank, net=Unused)
     accelerator = Accelerator(cpu=True)
     model, optimizer, dataloader = accelerator.prepare(
         names["model"], names["optimizer"], names["dataloader"]

@@ -3,7 +3,7 @@ rendered as the wizard renders it, trains the model with the unused layer on two
 under torchrun, with gradients equal across ranks before every optimizer step.
 """
 
-from tools.repro.framework_support import hf_trainer_fix
+from tools.repro.framework_support import Unused, hf_trainer_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -19,7 +19,7 @@ SCENARIO = Scenario(
 )
 
 
-main = hf_trainer_fix(SCENARIO, {"accumulation_steps": "4"}, unused=True)
+main = hf_trainer_fix(SCENARIO, {"accumulation_steps": "4"}, net=Unused)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ reduction unfinished, inside Trainer.train.
 
 from transformers import TrainingArguments
 
-from tools.repro.framework_support import train_hf, work_in_temporary_directory
+from tools.repro.framework_support import Unused, train_hf, work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -32,7 +32,7 @@ def main(rank, world_size):
         ddp_find_unused_parameters=False,
         num_train_epochs=1,
     )
-    train_hf(args, rank, unused=True, check=False)
+    train_hf(args, rank, net=Unused, check=False)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 module with the unused layer on two CPU processes, gradients equal across ranks at every step.
 """
 
-from tools.repro.framework_support import lightning_fix
+from tools.repro.framework_support import Unused, lightning_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -19,7 +19,7 @@ SCENARIO = Scenario(
 )
 
 
-main = lightning_fix(SCENARIO, unused=True)
+main = lightning_fix(SCENARIO, net=Unused)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ rendered as the wizard renders it, trains the module with the reentrant checkpoi
 processes, with gradients equal across ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import lightning_fix
+from tools.repro.framework_support import ReentrantCheckpointed, lightning_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -19,7 +19,7 @@ SCENARIO = Scenario(
 )
 
 
-main = lightning_fix(SCENARIO, checkpointed=True)
+main = lightning_fix(SCENARIO, net=ReentrantCheckpointed)
 
 
 if __name__ == "__main__":

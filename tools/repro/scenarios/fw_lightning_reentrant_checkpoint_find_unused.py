@@ -5,7 +5,11 @@ out, so DDP marks its parameters ready as unused, and the inner backward marks t
 
 import lightning.pytorch as pl
 
-from tools.repro.framework_support import fit_lightning, work_in_temporary_directory
+from tools.repro.framework_support import (
+    ReentrantCheckpointed,
+    fit_lightning,
+    work_in_temporary_directory,
+)
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -31,7 +35,7 @@ def main(rank, world_size):
         logger=False,
         use_distributed_sampler=False,
     )
-    fit_lightning(trainer, rank, check=False, checkpointed=True)
+    fit_lightning(trainer, rank, net=ReentrantCheckpointed, check=False)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ Lightning 2.6.6 replaces PyTorch's message with its own, on two CPU processes.
 import lightning.pytorch as pl
 from lightning.pytorch.strategies import DDPStrategy
 
-from tools.repro.framework_support import fit_lightning, work_in_temporary_directory
+from tools.repro.framework_support import Unused, fit_lightning, work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -35,7 +35,7 @@ def main(rank, world_size):
         logger=False,
         use_distributed_sampler=False,
     )
-    fit_lightning(trainer, rank, unused=True, check=False)
+    fit_lightning(trainer, rank, net=Unused, check=False)
 
 
 if __name__ == "__main__":

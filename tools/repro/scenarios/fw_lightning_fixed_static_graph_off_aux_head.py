@@ -1,0 +1,27 @@
+"""Fix, in Lightning: the entry's own snippet (DDPStrategy(static_graph=False,
+find_unused_parameters=True)), rendered as the wizard renders it, fits the module whose
+auxiliary head joins after the first step on two CPU processes under torchrun, with gradients
+equal across ranks at every optimizer step.
+"""
+
+from tools.repro.framework_support import AuxHeadLater, lightning_fix
+from tools.repro.harness import FIXED, Scenario, launch_without_group
+
+SCENARIO = Scenario(
+    slug="ddp-static-graph-graph-changed",
+    variant="lightning-fixed-static-graph-off-aux-head",
+    description="fix in Lightning 2.6.6: DDPStrategy(static_graph=False, find_unused=True)",
+    expect="complete",
+    role=FIXED,
+    key_text=("optimizer steps, gradients equal across ranks",),
+    launchers=("torchrun",),
+    snippet=("static-graph-off", "lightning"),
+    preload=("lightning.pytorch",),
+)
+
+
+main = lightning_fix(SCENARIO, net=AuxHeadLater)
+
+
+if __name__ == "__main__":
+    launch_without_group(main, SCENARIO)
