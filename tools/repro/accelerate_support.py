@@ -13,7 +13,6 @@ from tools.repro.framework_support import (
     arguments_the_script_gives,
     network,
     report_equal_gradients,
-    tiny_gpt2,
     token_dataset,
 )
 from tools.repro.harness import check_every_optimizer_step
@@ -30,16 +29,15 @@ class MeanSquare(nn.Module):
         return self.net(batch).pow(2).mean()
 
 
-def accelerate_names(rank: int, net=network, checkpointed: bool = False) -> dict:
+def accelerate_names(rank: int, net=network, language_model=None) -> dict:
     """What the user's script defines before an Accelerate snippet: the model (MeanSquare of
     `net()`, its forward returning its loss, as the snippets write `loss = model(batch)`), its
-    optimizer and scheduler, and the data. With `checkpointed`, the model is
-    framework_support.tiny_gpt2 under reentrant activation checkpointing and the data its token
+    optimizer and scheduler, and the data. With `language_model` (e.g.
+    framework_support.reentrant_gpt2), the model is `language_model()` and the data its token
     rows."""
     torch.manual_seed(0)
-    if checkpointed:
-        model = tiny_gpt2()
-        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": True})
+    if language_model:
+        model = language_model()
         rows = token_dataset(rank)
     else:
         model = MeanSquare(net())

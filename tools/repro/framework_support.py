@@ -221,6 +221,13 @@ def tiny_gpt2():
     return GPT2LMHeadModel(config)
 
 
+def reentrant_gpt2():
+    """tiny_gpt2 under reentrant activation checkpointing, switched on by the script itself."""
+    model = tiny_gpt2()
+    model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": True})
+    return model
+
+
 def token_dataset(rank: int):
     """Different token sequences on every rank, their own labels (a language model's)."""
     generator = torch.Generator().manual_seed(rank)
@@ -233,17 +240,17 @@ def train_hf(
     rank: int,
     net=network,
     check: bool = True,
-    language_model=False,
+    language_model=None,
     trainer_class=None,
     **script,
 ):
-    """Train `RegressionModel(net)` (or, with `language_model`, tiny_gpt2 on token_dataset) with the
-    Trainer (or the script's own subclass of it, `trainer_class`, given `script` besides) and
-    `args`; asserts equal gradients across ranks before every optimizer step unless `check` is
-    off (a broken run). Returns the steps done."""
+    """Train `RegressionModel(net)` (or `language_model()`, e.g. tiny_gpt2, on token_dataset)
+    with the Trainer (or the script's own subclass of it, `trainer_class`, given `script`
+    besides) and `args`; asserts equal gradients across ranks before every optimizer step
+    unless `check` is off (a broken run). Returns the steps done."""
     from transformers import Trainer, TrainerCallback
 
-    model = tiny_gpt2() if language_model else RegressionModel(net)
+    model = language_model() if language_model else RegressionModel(net)
     steps = []
 
     class CheckGradients(TrainerCallback):

@@ -9,7 +9,7 @@ from tools.repro.accelerate_support import (
     accelerate_on_this_machine,
     accelerate_train,
 )
-from tools.repro.framework_support import report_equal_gradients
+from tools.repro.framework_support import reentrant_gpt2, report_equal_gradients
 from tools.repro.harness import FIXED, Scenario, check_every_optimizer_step, launch_without_group
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -30,7 +30,7 @@ def main(rank, world_size):
     from accelerate import Accelerator
     from accelerate.utils import DistributedDataParallelKwargs
 
-    script = accelerate_names(rank, checkpointed=True)
+    script = accelerate_names(rank, language_model=reentrant_gpt2)
     steps = check_every_optimizer_step(script["model"])
     # The broken script's find_unused_parameters stays: the fix is the checkpointing alone.
     with accelerate_on_this_machine():

@@ -5,6 +5,7 @@ at every optimizer step.
 """
 
 from tools.repro.accelerate_support import accelerate_prepare_fix
+from tools.repro.framework_support import reentrant_gpt2
 from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -20,7 +21,7 @@ SCENARIO = Scenario(
 )
 
 
-main = accelerate_prepare_fix(SCENARIO, checkpointed=True)
+main = accelerate_prepare_fix(SCENARIO, language_model=reentrant_gpt2)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from accelerate import Accelerator
 from accelerate.utils import DistributedDataParallelKwargs
 
 from tools.repro.accelerate_support import accelerate_names, accelerate_train
+from tools.repro.framework_support import reentrant_gpt2
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -23,7 +24,7 @@ SCENARIO = Scenario(
 
 
 def main(rank, world_size):
-    names = accelerate_names(rank, checkpointed=True)
+    names = accelerate_names(rank, language_model=reentrant_gpt2)
     accelerator = Accelerator(
         cpu=True, kwargs_handlers=[DistributedDataParallelKwargs(find_unused_parameters=True)]
     )

@@ -6,6 +6,7 @@ equal across ranks before every optimizer step.
 
 from tools.repro.framework_support import (
     arguments_the_script_gives,
+    tiny_gpt2,
     train_hf,
     work_in_temporary_directory,
 )
@@ -35,7 +36,7 @@ def main(rank, world_size):
         TrainingArguments, use_cpu=True, ddp_find_unused_parameters=True
     ):
         args = run_snippet(code)["args"]
-    steps = train_hf(args, rank, language_model=True)
+    steps = train_hf(args, rank, language_model=tiny_gpt2)
     assert steps, "the Trainer took no optimizer step"
     if rank == 0:
         print(f"{len(steps)} optimizer steps, gradients equal across ranks")

@@ -6,7 +6,7 @@ marks them again.
 
 from transformers import TrainingArguments
 
-from tools.repro.framework_support import train_hf, work_in_temporary_directory
+from tools.repro.framework_support import tiny_gpt2, train_hf, work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -32,7 +32,7 @@ def main(rank, world_size):
         ddp_find_unused_parameters=True,
         num_train_epochs=1,
     )
-    train_hf(args, rank, check=False, language_model=True)
+    train_hf(args, rank, check=False, language_model=tiny_gpt2)
 
 
 if __name__ == "__main__":
