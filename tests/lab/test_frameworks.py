@@ -277,6 +277,35 @@ def test_accelerate_snippet_leaving_the_group_to_the_accelerator_trains_with_equ
     run_and_check("fw_accelerate_fixed_init_once", "torchrun")
 
 
+# --- dist-default-pg-not-initialized: a distributed call before the framework made a group --
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_ddp_in_module_init",
+        "fw_accelerate_rank_before_accelerator",
+    ],
+)
+def test_a_distributed_call_before_the_framework_creates_the_group_finds_none(module):
+    run_and_check(module, "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_fixed_strategy_creates_group",
+        "fw_accelerate_fixed_accelerator_first",
+    ],
+)
+def test_snippets_leaving_the_group_to_the_framework_train_with_equal_gradients(module):
+    run_and_check(module, "torchrun")
+
+
 # --- ddp-uninitialized-lazy-params: a lazy layer no forward has materialised --------------
 
 
@@ -386,6 +415,26 @@ def test_accelerates_failure_outside_its_own_code_shows_no_frame_of_accelerate(
     from kb.diagnosis.repository import diagnose
 
     diagnosis = diagnose((CORPUS_DIR / slug / capture).read_text("utf-8"))
+    assert diagnosis.candidates[0].slug == slug
+    assert "framework" not in diagnosis.facts
+
+
+@pytest.mark.parametrize(
+    "capture",
+    [
+        "lightning-ddp-in-module-init-torchrun.txt",
+        "accelerate-rank-before-accelerator-torchrun.txt",
+    ],
+)
+def test_a_call_made_before_the_framework_runs_shows_no_frame_of_it(taxonomy, capture):
+    """The module's DDP(...) in __init__ and the script's get_rank() run before the framework
+    has done anything: no frame of it, and Lightning's two start-up lines that come before
+    (the Trainer's GPU and TPU lines, without "Initializing distributed") do not name it."""
+    from kb.diagnosis.repository import diagnose
+
+    slug = "dist-default-pg-not-initialized"
+    diagnosis = diagnose((CORPUS_DIR / slug / capture).read_text("utf-8"))
+    assert diagnosis.verdict == "match"
     assert diagnosis.candidates[0].slug == slug
     assert "framework" not in diagnosis.facts
 

@@ -93,3 +93,21 @@ def accelerate_prepare_fix(scenario, **names):
         report_equal_gradients(steps, rank)
 
     return main
+
+
+def accelerate_snippet_fix(scenario):
+    """The `main` of a fixed Accelerate scenario whose snippet builds the Accelerator and
+    prepares the script's model, optimizer and data itself: the script's loop follows it."""
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        script = accelerate_names(rank)
+        steps = check_every_optimizer_step(script["model"])
+        with accelerate_on_this_machine():
+            names = run_snippet(fix_snippet(scenario.slug, *scenario.snippet), **script)
+        accelerate_train(
+            names["accelerator"], names["model"], names["optimizer"], names["dataloader"]
+        )
+        report_equal_gradients(steps, rank)
+
+    return main

@@ -95,9 +95,11 @@ class ReentrantCheckpointed(nn.Module):
 # --- Lightning -----------------------------------------------------------------------------
 
 
-def lightning_module(net=network):
-    """A LightningModule whose loss is the mean square of the output of `net()` (network, or
-    one of the networks here built around it: Unused, ReentrantCheckpointed...)."""
+def lightning_module_class(net=network, rank: int | None = None):
+    """A LightningModule class whose loss is the mean square of the output of `net()`
+    (network, or one of the networks here built around it: Unused, ReentrantCheckpointed...).
+    With `rank`, the module brings its own train_dataloader of that rank's random_batches, for
+    a snippet that calls `trainer.fit(LitModel())` itself."""
     import lightning.pytorch as pl
 
     class Tiny(pl.LightningModule):
@@ -111,7 +113,14 @@ def lightning_module(net=network):
         def configure_optimizers(self):
             return torch.optim.SGD(self.parameters(), lr=0.1)
 
-    return Tiny()
+    if rank is None:
+        return Tiny
+
+    class WithData(Tiny):
+        def train_dataloader(self):
+            return torch.utils.data.DataLoader(random_batches(rank), batch_size=None)
+
+    return WithData
 
 
 @contextlib.contextmanager
@@ -160,12 +169,12 @@ def arguments_the_script_gives(cls, **arguments):
 
 
 def fit_lightning(trainer, rank: int, net=network, check: bool = True, module=None):
-    """Train lightning_module(net) (or the script's own `module`) with `trainer`; asserts equal
-    gradients across ranks at every optimizer step unless `check` is off (a broken run, whose
-    own error must surface). Returns the steps done."""
+    """Train a lightning_module_class(net) (or the script's own `module`) with `trainer`;
+    asserts equal gradients across ranks at every optimizer step unless `check` is off (a
+    broken run, whose own error must surface). Returns the steps done."""
     steps = []
     trainer.callbacks.append(gradient_check(steps, check))
-    module = module or lightning_module(net)
+    module = module or lightning_module_class(net)()
     trainer.fit(module, torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
     return steps
 
@@ -304,6 +313,24 @@ def lightning_fix(scenario, values=None, **fit):
         with lightning_on_this_machine(accelerator="cpu", devices=world_size):
             trainer = run_snippet(code)["trainer"]
         report_equal_gradients(fit_lightning(trainer, rank, **fit), rank)
+
+    return main
+
+
+def lightning_fit_fix(scenario):
+    """The `main` of a fixed Lightning scenario whose snippet builds the Trainer and calls
+    `trainer.fit(LitModel())` itself: LitModel is the user's module, lightning_module_class
+    with its own data."""
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        work_in_temporary_directory()
+        steps = []
+        # "auto" finds one device on a CPU: the machine the snippet is for has one per process.
+        with lightning_on_this_machine(auto_devices=world_size, callbacks=[gradient_check(steps)]):
+            code = fix_snippet(scenario.slug, *scenario.snippet)
+            run_snippet(code, LitModel=lightning_module_class(rank=rank))
+        report_equal_gradients(steps, rank)
 
     return main
 

@@ -4,14 +4,8 @@ script's loop on two CPU processes under torchrun, with gradients equal across r
 optimizer step.
 """
 
-from tools.repro.accelerate_support import (
-    accelerate_names,
-    accelerate_on_this_machine,
-    accelerate_train,
-)
-from tools.repro.framework_support import report_equal_gradients
-from tools.repro.harness import FIXED, Scenario, check_every_optimizer_step, launch_without_group
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.accelerate_support import accelerate_snippet_fix
+from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
     slug="dist-init-twice",
@@ -26,13 +20,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    script = accelerate_names(rank)
-    steps = check_every_optimizer_step(script["model"])
-    with accelerate_on_this_machine():
-        names = run_snippet(fix_snippet(SCENARIO.slug, *SCENARIO.snippet), **script)
-    accelerate_train(names["accelerator"], names["model"], names["optimizer"], names["dataloader"])
-    report_equal_gradients(steps, rank)
+main = accelerate_snippet_fix(SCENARIO)
 
 
 if __name__ == "__main__":
