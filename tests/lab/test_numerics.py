@@ -55,6 +55,17 @@ def test_unscaling_once_per_optimizer_step_trains():
     run_and_check("num_gradscaler_fixed_unscale_at_step", "torchrun")
 
 
+@pytest.mark.slow
+@LAB_LAUNCHERS
+def test_skipping_the_update_with_a_skipped_step_raises_at_the_next_unscale(launcher):
+    run_and_check("num_gradscaler_update_skipped_with_step", launcher)
+
+
+@pytest.mark.slow
+def test_updating_on_every_iteration_trains_through_an_overflow():
+    run_and_check("num_gradscaler_fixed_update_every_iteration", "torchrun")
+
+
 # --- gradscaler-unscale-fp16-gradients ---------------------------------------------------
 
 

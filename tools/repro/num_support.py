@@ -39,6 +39,15 @@ def regression_batches(rank: int, steps: int = 4, features: int = 4, outputs: in
     ]
 
 
+def batches_with_an_overflow(rank: int, steps: int = 4, overflowing: int = 1):
+    """regression_batches with one batch (the same on every rank) whose inputs are large
+    enough that an fp16 forward overflows to inf: a step a GradScaler skips."""
+    batches = regression_batches(rank, steps)
+    inputs, targets = batches[overflowing]
+    batches[overflowing] = (inputs * 1e5, targets)
+    return batches
+
+
 def zero_batches(steps: int = 2, features: int = 4, outputs: int = 2):
     """Batches whose targets equal what a zero-initialised model predicts (zero): the
     residual is exactly zero, where the gradient of a Euclidean norm is undefined."""
