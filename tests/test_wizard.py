@@ -4,6 +4,7 @@ and no HTTP but where a test starts from a paste (the engine reads the database)
 tests/test_wizard_pages.py covers the pages and the API."""
 
 import ast
+from collections import defaultdict
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -229,6 +230,16 @@ def test_journeys_from_a_paste_and_from_the_entry_page(wizard, taxonomy, summary
             f"{mean:.2f} questions on average, at most {most[1]} ({most[2]})"
         )
         rows += [f"  wrong: {where}" for r, _, where in runs if not r]
+        if kind == "paste":  # the entries whose causes a paste leaves to more than 2 questions
+            longest = defaultdict(int)
+            for _, q, where in runs:
+                if q > 2:
+                    slug = where.split(":")[0]
+                    longest[slug] = max(longest[slug], q)
+            rows.append(
+                f"  more than 2 questions, in {len(longest)} entries: "
+                + ", ".join(f"{s} ({q})" for s, q in sorted(longest.items(), key=lambda i: -i[1]))
+            )
         assert right >= JOURNEY_FLOORS[kind], f"{kind}: {right:.1%}"
     summary("wizard journeys", "\n".join(rows))
     paste_mean = sum(q for _, q, _ in journeys["paste"]) / len(journeys["paste"])
