@@ -277,6 +277,46 @@ def test_accelerate_snippet_leaving_the_group_to_the_accelerator_trains_with_equ
     run_and_check("fw_accelerate_fixed_init_once", "torchrun")
 
 
+# --- ddp-no-sync-misuse: an accumulation setting that differs between ranks -------------
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_accumulation_differs_per_rank",
+        "fw_accelerate_accumulation_differs_per_rank",
+    ],
+)
+def test_accumulation_steps_differing_between_ranks_hang_until_the_gloo_timeout(module):
+    run_and_check(module, "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_fixed_same_accumulation_every_rank",
+        "fw_hf_trainer_fixed_same_accumulation_every_rank",
+        pytest.param(
+            "fw_accelerate_fixed_same_accumulation_every_rank",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="the entry's Accelerate snippet passes even_batches to Accelerator(), "
+                "which 1.15.0 takes as DataLoaderConfiguration(even_batches=...) in "
+                "dataloader_config: a TypeError until the snippet is corrected",
+            ),
+        ),
+    ],
+)
+def test_snippets_with_one_accumulation_setting_for_every_rank_train_with_equal_gradients(
+    module,
+):
+    run_and_check(module, "torchrun")
+
+
 # --- dist-default-pg-not-initialized: a distributed call before the framework made a group --
 
 
@@ -351,6 +391,8 @@ UNUSED = "ddp-unused-params-prior-reduction"
 PERF = "ddp-find-unused-parameters-perf-warning"
 TWICE = "ddp-mark-variable-ready-twice"
 CHANGED = "ddp-static-graph-graph-changed"
+# A no_sync() window that differs between ranks shows as the collective timeout it ends in.
+TIMEOUT = "gloo-collective-timeout"
 
 
 @pytest.mark.content
@@ -379,6 +421,8 @@ CHANGED = "ddp-static-graph-graph-changed"
         # The Trainer subclass prepares its teacher in its own __init__: the traceback goes
         # from the script into Accelerate without a frame of transformers.
         ("ddp-no-trainable-params", "hf-trainer-teacher-prepared-torchrun.txt", "accelerate"),
+        (TIMEOUT, "lightning-accumulation-differs-per-rank-torchrun.txt", "lightning"),
+        (TIMEOUT, "accelerate-accumulation-differs-per-rank-torchrun.txt", "accelerate"),
         (CHANGED, "lightning-static-graph-aux-head-later-torchrun.txt", "lightning"),
         (CHANGED, "accelerate-static-graph-aux-head-later-torchrun.txt", "accelerate"),
         ("dist-init-twice", "lightning-init-in-setup-torchrun.txt", "lightning"),
