@@ -3,7 +3,8 @@
 # Serves the site with gunicorn on a loopback port (its own SQLite database, DEBUG off) and
 # drives it with wrk at 16 and 64 connections: a mix of entry pages, wizard steps and
 # diagnoses, an entry page alone, and a static file served by the same gunicorn (the floor of
-# the stack). Prints requests/s, p99 latency and errors, and the entry-page/static ratio.
+# the stack). Prints requests/s, p99 latency and errors, and the entry-page/static and
+# wizard-steps/static ratios.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-15}

@@ -112,6 +112,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "kb.context_processors.frame",
             ],
         },
     },
@@ -141,7 +142,13 @@ CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            # Locmem keeps 300 entries by default, fewer than the wizard's steps along one
+            # walk through every entry's checklist: visited in turn, each page was culled
+            # before anyone asked for it again. A page is some 7 KB.
+            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 5000)},
+        }
     )
 }
 

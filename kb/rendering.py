@@ -65,13 +65,20 @@ def render_inline_markdown(text):
 
 @lru_cache(maxsize=RENDERED)
 def highlight_code(code, language="python"):
-    try:
-        lexer = get_lexer_by_name(language)
-    except ClassNotFound:
-        lexer = TextLexer()
     # A long line scrolls inside its block: the block takes the focus so that the keyboard
     # can scroll it too (Pygments escapes the code, so the first "<pre>" is its own).
-    return highlight(code, lexer, _formatter).replace("<pre>", '<pre tabindex="0">', 1)
+    html = highlight(code, _lexer(language), _formatter)
+    return html.replace("<pre>", '<pre tabindex="0">', 1)
+
+
+@lru_cache(maxsize=64)
+def _lexer(language):
+    # Finding a lexer by name costs a quarter of highlighting a snippet; a lexer keeps no
+    # state between texts, so one per language serves every snippet.
+    try:
+        return get_lexer_by_name(language)
+    except ClassNotFound:
+        return TextLexer()
 
 
 def pygments_css():

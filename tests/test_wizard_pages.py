@@ -2,9 +2,13 @@
 what it cannot use, the tailored fix shown ready to copy, feedback. The reasoning itself is in
 tests/test_wizard.py."""
 
+import re
 from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from kb.models import Entry, Revision
 from kb.taxonomy.store import record_revision
@@ -146,6 +150,25 @@ def test_feedback_is_stored_against_the_entry_and_its_revision(client, seed):
     feedback = Feedback.objects.get()
     assert (feedback.entry, feedback.revision, feedback.fixed) == (seed, revision, True)
     assert client.post("/wizard/feedback", {"entry": SEED, "fixed": "maybe"}).status_code == 400
+
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def test_a_result_page_is_cached_for_everyone_with_each_visitor_s_own_token(taxonomy):
+    url = "/wizard/?" + urlencode(result_pairs(SEED_CAUSES))
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    page = first.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        again = second.get(url)
+    assert len(queries) == 0  # served from the page cache
+    tokens = [set(TOKEN.findall(r.content.decode())) for r in (page, again)]
+    assert all(len(t) == 1 for t in tokens) and tokens[0] != tokens[1]
+    assert TOKEN.sub("", page.content.decode()) == TOKEN.sub("", again.content.decode())
+    for client, (token,) in zip((first, second), tokens, strict=True):
+        vote = {"entry": SEED, "fixed": "yes", "csrfmiddlewaretoken": token}
+        assert client.post("/wizard/feedback", vote).status_code == 302
+    assert Client(enforce_csrf_checks=True).post("/wizard/feedback", vote).status_code == 403
 
 
 def test_the_json_mirror_has_the_documented_shape(client, taxonomy):

@@ -12,6 +12,7 @@ from wizard.reasoning import (
     entropy,
     expected_gain,
     finished,
+    outcome_belief,
     posterior,
     ranked_questions,
     separates,
@@ -46,6 +47,20 @@ def test_a_question_that_splits_the_belief_gains_more_than_one_that_does_not():
     assert expected_gain(PRIOR, splitting) > 0.3
     assert expected_gain(PRIOR, useless) == 0.0
     assert entropy(PRIOR) == math.log2(3)
+
+
+def test_the_gain_is_the_entropy_an_answer_is_expected_to_remove_to_the_last_bit():
+    # Equal gains break ties by key, so the gain must be the same float as this reading of
+    # its definition, not merely close to it.
+    a3 = Hypothesis("a", "three")
+    belief = {A1: 0.37, A2: 0.21, a3: 0.02, B1: 0.4}
+    outcomes = {A1: ("a", "fix"), A2: ("a", "fix"), a3: ("a", "other")}
+    q = Question("q", {A1: 0.9, A2: 0.1, B1: 0.5, a3: 0.1})
+    p_yes = sum(p * q.likelihood(h, "yes") for h, p in belief.items())
+    expected = entropy(outcome_belief(belief, outcomes))
+    for answer, p_answer in (("yes", p_yes), ("no", 1 - p_yes)):
+        expected -= p_answer * entropy(outcome_belief(update(belief, q, answer), outcomes))
+    assert expected_gain(belief, q, outcomes) == expected
 
 
 def test_the_best_question_comes_first_and_answered_ones_are_never_asked():

@@ -18,12 +18,29 @@ RULED_OUT = 0.2
 ANSWER_CHOICES = [(YES, "Yes"), (NO, "No"), (UNSURE, "Not sure")]
 
 
+@dataclass(frozen=True)
+class Reason:
+    """A sentence of the wizard's own with a {} for each of `names`: causes, entries or
+    questions, in content's Markdown. Kept apart so that a page shows each name as rendered
+    once per content version (wizard/repository.py) instead of rendering a new sentence."""
+
+    sentence: str
+    names: tuple = ()
+
+    def __str__(self):
+        return self.sentence.format(*self.names)
+
+
 @dataclass
 class Ask:
     asked: object  # scope.AskedCheck
-    reason: str
+    reason: Reason
     kind: str = "question"
     choices: list = field(default_factory=lambda: list(ANSWER_CHOICES))
+
+    @property
+    def key(self):
+        return self.asked.key
 
 
 @dataclass
@@ -32,7 +49,7 @@ class Answered:
     answer: str
     known: bool  # proved by the paste
     evidence: str
-    correct_query: str  # the wizard's query with this answer opened again
+    correct_query: str  # for an answer the paste proved: the query with it opened again
 
 
 @dataclass
@@ -89,6 +106,11 @@ class Step:
             if k in state.known and k in state.tailoring
         ]
 
+    @property
+    def form_fields(self):
+        """The state as the answer form's hidden fields, less the answer it asks for."""
+        return self.state.hidden_fields(without=(self.current.key,))
+
     def candidates(self):
         totals = reasoning.entry_belief(self.belief)
         return sorted(
@@ -103,12 +125,7 @@ def next_step(scope, state, frameworks, variables):
     answers = {k: v for k, v in state.answers.items() if k in questions}
     belief = reasoning.posterior(scope.prior, questions, answers)
     outcomes = scope.outcomes
-    answered = [
-        Answered(
-            scope.questions[k], v, k in state.known, state.evidence.get(k, ""), corrected(state, k)
-        )
-        for k, v in answers.items()
-    ]
+    answered = [_answered(scope, state, k, v) for k, v in answers.items()]
     remaining = reasoning.ranked_questions(belief, questions, answers, outcomes)
     done = len([a for a in answered if not a.known])
 
@@ -122,9 +139,9 @@ def next_step(scope, state, frameworks, variables):
         result.separating = _separating(scope, belief, answers, outcomes)
     co_cause = _unconfirmed_co_cause(scope, result, answers)
     if co_cause is not None:
-        reason = (
-            f"“{first_sentence(result.causes[0].text)}” causes this failure together with "
-            f"another cause: this question confirms it."
+        reason = Reason(
+            "“{}” causes this failure together with another cause: this question confirms it.",
+            (first_sentence(result.causes[0].text),),
         )
         current = Ask(scope.questions[co_cause.key], reason)
         return Step(scope, state, belief, current, answered, (done + 1, done + 1))
@@ -133,6 +150,13 @@ def next_step(scope, state, frameworks, variables):
         result.snippet = render_fix(result.fix, state, frameworks, variables)
         result.frameworks = _forms(result, state)
     return Step(scope, state, belief, current, answered, (done + 1, done + 1))
+
+
+def _answered(scope, state, key, answer):
+    if key not in state.known:
+        return Answered(scope.questions[key], answer, False, "", "")
+    evidence = state.evidence.get(key, "")
+    return Answered(scope.questions[key], answer, True, evidence, corrected(state, key))
 
 
 def best_guess(scope, state, frameworks, variables):
@@ -150,17 +174,14 @@ def best_guess(scope, state, frameworks, variables):
 def _reason(scope, belief, question):
     pair = reasoning.separates(belief, question)
     if pair is None:
-        return "Your answer makes the diagnosis more certain."
-    first, second = (_label(scope, h) for h in pair)
-    return f"Your answer tells {first} apart from {second}."
+        return Reason("Your answer makes the diagnosis more certain.")
+    return Reason("Your answer tells “{}” apart from “{}”.", tuple(_label(scope, h) for h in pair))
 
 
 def _label(scope, hypothesis):
     entry = scope.entries[hypothesis.entry]
     trigger = entry.trigger(hypothesis.trigger) if hypothesis.trigger else None
-    if trigger is None:
-        return f"“{entry.title}”"
-    return f"“{first_sentence(trigger.text)}”"
+    return entry.title if trigger is None else first_sentence(trigger.text)
 
 
 CO_CAUSE_SHARE = 0.1  # a cause this share of its outcome's belief is named beside the first
@@ -242,7 +263,8 @@ def _ruled_out(scope, belief, totals, chosen, answers):
             average = sum(question.likelihood(h, answer) for h in hypotheses) / len(hypotheses)
             if average < 0.4:
                 word = "yes" if answer == YES else "no"
-                reasons.append(f"you answered {word} to “{scope.questions[key].check.question}”")
+                asked = scope.questions[key].check.question
+                reasons.append(Reason(f"you answered {word} to “{{}}”", (asked,)))
         ruled_out.append((scope.entries[slug], reasons))
     return ruled_out
 
@@ -290,7 +312,7 @@ def step_as_json(step):
             "key": current.asked.key,
             "text": check.question,
             "help": check.how_to_check,
-            "reason": current.reason,
+            "reason": str(current.reason),
             "choices": [YES, NO, UNSURE],
         }
         return {"question": question, **common}

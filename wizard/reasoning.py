@@ -12,6 +12,7 @@ the outcome, never by what they would add to a certainty nobody acts on.
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 YES, NO, UNSURE = "yes", "no", "unsure"
 ANSWERS = (YES, NO, UNSURE)
@@ -22,8 +23,9 @@ MIN_GAIN = 0.02  # bits: a question that teaches less than this is not worth the
 TIE = 0.01  # entries whose beliefs are this close are tied
 
 
-@dataclass(frozen=True)
-class Hypothesis:
+class Hypothesis(NamedTuple):
+    # A tuple rather than a frozen dataclass: hypotheses key every dict of the arithmetic
+    # below, and a tuple hashes in C where a dataclass calls its Python __hash__ each time.
     entry: str
     trigger: str | None
 
@@ -76,33 +78,69 @@ def outcome_belief(belief, outcomes):
 
 def expected_gain(belief, question, outcomes=None):
     """Bits the answer is expected to teach about the outcome."""
-    outcomes = outcomes or {}
-    p_yes = sum(p * question.likelihood(h, YES) for h, p in belief.items())
-    gain = entropy(outcome_belief(belief, outcomes))
-    for answer, p_answer in ((YES, p_yes), (NO, 1 - p_yes)):
-        if p_answer > 0:
-            after = update(belief, question, answer)
-            gain -= p_answer * entropy(outcome_belief(after, outcomes))
-    return max(gain, 0.0)
+    return _Outcomes(belief, outcomes or {}).gain(question)
 
 
 def ranked_questions(belief, questions, answered, outcomes=None):
     """Unanswered questions worth asking, best first: (gain, key). A question every live
     hypothesis answers alike teaches nothing and is never asked."""
-    gains = [
-        (expected_gain(belief, question, outcomes), key)
-        for key, question in questions.items()
-        if key not in answered and _disputed(belief, question)
-    ]
+    table = _Outcomes(belief, outcomes or {})
+    gains = []
+    for key, question in questions.items():
+        if key in answered:
+            continue
+        p_yes = table.p_yes(question)
+        if table.disputed(p_yes):
+            gains.append((table.gain(question, p_yes), key))
     return sorted(((g, k) for g, k in gains if g >= MIN_GAIN), key=lambda item: (-item[0], item[1]))
 
 
 LIVE = 0.01  # a hypothesis below this no longer decides which questions are worth asking
 
 
-def _disputed(belief, question):
-    seen = {question.likelihood(h, YES) for h, p in belief.items() if p >= LIVE}
-    return len(seen) > 1
+class _Outcomes:
+    """One belief laid out once for scoring every question against it: its probabilities in
+    order and each hypothesis's outcome as an index. The sums run in the order update,
+    outcome_belief and entropy would run them, so the gains are the same floats."""
+
+    def __init__(self, belief, outcomes):
+        self.hypotheses, self.ps = list(belief), list(belief.values())
+        order = {}
+        self.index = [order.setdefault(outcomes.get(h, h), len(order)) for h in self.hypotheses]
+        self.size = len(order)
+        self.before = self._entropy(self.ps)
+
+    def p_yes(self, question):
+        """P(yes | hypothesis), in the belief's order."""
+        p_yes = question.p_yes
+        return [p_yes.get(h, NEUTRAL) for h in self.hypotheses]
+
+    def disputed(self, p_yes):
+        return len({p for p, belief in zip(p_yes, self.ps, strict=True) if belief >= LIVE}) > 1
+
+    def gain(self, question, p_yes=None):
+        p_yes = self.p_yes(question) if p_yes is None else p_yes
+        yes = [p * likelihood for p, likelihood in zip(self.ps, p_yes, strict=True)]
+        no = [p * (1 - likelihood) for p, likelihood in zip(self.ps, p_yes, strict=True)]
+        p_answer_yes = sum(yes)
+        gain = self.before
+        for weights, p_answer in ((yes, p_answer_yes), (no, 1 - p_answer_yes)):
+            if p_answer > 0:
+                gain -= p_answer * self._entropy(_normalised(weights))
+        return max(gain, 0.0)
+
+    def _entropy(self, ps):
+        totals = [0.0] * self.size
+        for index, p in zip(self.index, ps, strict=True):
+            totals[index] += p
+        return -sum(p * math.log2(p) for p in totals if p > 0)
+
+
+def _normalised(weights):
+    total = sum(weights)
+    if total <= 0:
+        return [1 / len(weights) for _ in weights]
+    return [w / total for w in weights]
 
 
 def entry_belief(belief):

@@ -14,12 +14,12 @@ from kb.caching import cached_for_visitors, per_content_version
 from kb.models import Entry, Family
 from kb.paste import PasteError
 from kb.triage import diagnose_and_record
-from wizard import blank, repository
+from wizard import blank, csrf, repository
 from wizard.flow import next_step, step_as_json
 from wizard.models import Feedback
 from wizard.paste import paste_state
 from wizard.report import report_unfixed
-from wizard.scope import entry_scope, paste_scope
+from wizard.scope import paste_scope
 from wizard.state import parse_candidates, parse_state
 
 FIXED = {"yes": True, "no": False}
@@ -52,10 +52,7 @@ def _scope(params, known, slug):
     scope = None
     if candidates:
         scope = known.scope(candidates, lambda: paste_scope(candidates, known.entries))
-    if scope is None:
-        start = known.entries[slug]
-        scope = known.scope(slug, lambda: entry_scope(start, known.entries))
-    return scope
+    return scope or known.entry_scopes[slug]
 
 
 def _step(request, params=None):
@@ -99,6 +96,7 @@ def _visitor_query(request, version):
 
 
 @require_safe
+@csrf.with_visitor_token
 @cached_for_visitors(query=_visitor_query)
 def step(request):
     if not request.GET.get("entry"):
@@ -107,7 +105,7 @@ def step(request):
     if current is None:
         return _blank_start(request, missing=request.GET["entry"])
     template = "wizard/step.html#card" if request.htmx else "wizard/step.html"
-    return render(request, template, {"step": current})
+    return render(request, template, {"step": current, "csrf_token": csrf.placeholder()})
 
 
 @csrf_exempt
