@@ -8,13 +8,9 @@ import lightning.pytorch as pl
 import torch
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-from tools.repro.framework_support import (
-    fit_lightning,
-    lightning_on_this_machine,
-    network,
-    work_in_temporary_directory,
-)
+from tools.repro.framework_support import network, work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
+from tools.repro.lightning_support import fit_lightning, lightning_on_this_machine
 
 SCENARIO = Scenario(
     slug="dist-default-pg-not-initialized",

@@ -5,8 +5,9 @@ process that the search for unused parameters found none and only cost time.
 
 import lightning.pytorch as pl
 
-from tools.repro.framework_support import fit_lightning, work_in_temporary_directory
+from tools.repro.framework_support import work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
+from tools.repro.lightning_support import fit_lightning
 
 SCENARIO = Scenario(
     slug="ddp-find-unused-parameters-perf-warning",

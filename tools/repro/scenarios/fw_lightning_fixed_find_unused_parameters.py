@@ -3,8 +3,9 @@
 module with the unused layer on two CPU processes, gradients equal across ranks at every step.
 """
 
-from tools.repro.framework_support import Unused, lightning_fix
+from tools.repro.framework_support import Unused
 from tools.repro.harness import FIXED, Scenario, launch_without_group
+from tools.repro.lightning_support import lightning_fix
 
 SCENARIO = Scenario(
     slug="ddp-unused-params-prior-reduction",

@@ -8,13 +8,12 @@ import lightning.pytorch as pl
 
 from tools.repro.distill_support import LightningDistillation, teacher_network
 from tools.repro.framework_support import (
-    fit_lightning,
-    lightning_on_this_machine,
     network,
     report_equal_gradients,
     work_in_temporary_directory,
 )
 from tools.repro.harness import FIXED, Scenario, launch_without_group
+from tools.repro.lightning_support import fit_lightning, lightning_on_this_machine
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(

@@ -3,8 +3,8 @@ group; the module creates none), rendered as the wizard renders it, fits the sam
 two CPU processes under torchrun, with gradients equal across ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import lightning_fit_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
+from tools.repro.lightning_support import lightning_fit_fix
 
 SCENARIO = Scenario(
     slug="dist-init-twice",

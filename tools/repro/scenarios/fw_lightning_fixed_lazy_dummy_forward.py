@@ -9,13 +9,12 @@ import torch
 import torch.nn as nn
 
 from tools.repro.framework_support import (
-    gradient_check,
-    lightning_on_this_machine,
     random_batches,
     report_equal_gradients,
     work_in_temporary_directory,
 )
 from tools.repro.harness import FIXED, Scenario, launch_without_group
+from tools.repro.lightning_support import gradient_check, lightning_on_this_machine
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(

@@ -3,8 +3,9 @@ rendered as the wizard renders it, trains the module with the reentrant checkpoi
 processes, with gradients equal across ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import ReentrantCheckpointed, lightning_fix
+from tools.repro.framework_support import ReentrantCheckpointed
 from tools.repro.harness import FIXED, Scenario, launch_without_group
+from tools.repro.lightning_support import lightning_fix
 
 SCENARIO = Scenario(
     slug="ddp-mark-variable-ready-twice",

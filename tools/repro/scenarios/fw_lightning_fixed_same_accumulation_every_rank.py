@@ -3,8 +3,8 @@ every rank), rendered as the wizard renders it, fits on two CPU processes under 
 gradients equal across ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import lightning_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
+from tools.repro.lightning_support import lightning_fix
 
 SCENARIO = Scenario(
     slug="ddp-no-sync-misuse",

@@ -3,8 +3,8 @@ accumulate_grad_batches=4), rendered as the wizard renders it, trains the same m
 CPU processes, with gradients equal across ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import lightning_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
+from tools.repro.lightning_support import lightning_fix
 
 SCENARIO = Scenario(
     slug="ddp-expect-autograd-hooks-assert",

@@ -4,8 +4,9 @@ auxiliary head joins after the first step on two CPU processes under torchrun, w
 equal across ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import AuxHeadLater, lightning_fix
+from tools.repro.framework_support import AuxHeadLater
 from tools.repro.harness import FIXED, Scenario, launch_without_group
+from tools.repro.lightning_support import lightning_fix
 
 SCENARIO = Scenario(
     slug="ddp-static-graph-graph-changed",

@@ -3,8 +3,8 @@ wraps the module; no DDP(...) of the module's own), rendered as the wizard rende
 two CPU processes under torchrun, with gradients equal across ranks at every optimizer step.
 """
 
-from tools.repro.framework_support import lightning_fit_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
+from tools.repro.lightning_support import lightning_fit_fix
 
 SCENARIO = Scenario(
     slug="dist-default-pg-not-initialized",

@@ -4,16 +4,15 @@ created it by then, so init_process_group() refuses, on two CPU processes under 
 """
 
 import lightning.pytorch as pl
-import torch
 import torch.distributed as dist
 
-from tools.repro.framework_support import (
-    lightning_on_this_machine,
-    network,
-    random_batches,
-    work_in_temporary_directory,
-)
+from tools.repro.framework_support import work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
+from tools.repro.lightning_support import (
+    fit_lightning,
+    lightning_module_class,
+    lightning_on_this_machine,
+)
 
 SCENARIO = Scenario(
     slug="dist-init-twice",
@@ -27,26 +26,16 @@ SCENARIO = Scenario(
 )
 
 
-class LitModel(pl.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.net = network()
-
+class LitModel(lightning_module_class()):
     def setup(self, stage):
         dist.init_process_group("gloo")
-
-    def training_step(self, batch, batch_idx):
-        return self.net(batch).pow(2).mean()
-
-    def configure_optimizers(self):
-        return torch.optim.SGD(self.parameters(), lr=0.1)
 
 
 def main(rank, world_size):
     work_in_temporary_directory()
     with lightning_on_this_machine(accelerator="cpu", devices=world_size):
         trainer = pl.Trainer(strategy="ddp")
-    trainer.fit(LitModel(), torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
+    fit_lightning(trainer, rank, check=False, module=LitModel())
 
 
 if __name__ == "__main__":

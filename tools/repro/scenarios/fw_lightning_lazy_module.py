@@ -4,15 +4,11 @@ CPU processes under torchrun.
 """
 
 import lightning.pytorch as pl
-import torch
 import torch.nn as nn
 
-from tools.repro.framework_support import (
-    lightning_on_this_machine,
-    random_batches,
-    work_in_temporary_directory,
-)
+from tools.repro.framework_support import work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
+from tools.repro.lightning_support import fit_lightning, lightning_on_this_machine
 
 SCENARIO = Scenario(
     slug="ddp-uninitialized-lazy-params",
@@ -26,23 +22,15 @@ SCENARIO = Scenario(
 )
 
 
-class LitModel(pl.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.model = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.Linear(8, 1))
-
-    def training_step(self, batch, batch_idx):
-        return self.model(batch).pow(2).mean()
-
-    def configure_optimizers(self):
-        return torch.optim.SGD(self.parameters(), lr=0.1)
+def lazy_network():
+    return nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.Linear(8, 1))
 
 
 def main(rank, world_size):
     work_in_temporary_directory()
     with lightning_on_this_machine(accelerator="cpu", devices=world_size):
         trainer = pl.Trainer(strategy="ddp")
-    trainer.fit(LitModel(), torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
+    fit_lightning(trainer, rank, net=lazy_network, check=False)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,9 @@ out, so DDP marks its parameters ready as unused, and the inner backward marks t
 
 import lightning.pytorch as pl
 
-from tools.repro.framework_support import (
-    ReentrantCheckpointed,
-    fit_lightning,
-    work_in_temporary_directory,
-)
+from tools.repro.framework_support import ReentrantCheckpointed, work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
+from tools.repro.lightning_support import fit_lightning
 
 SCENARIO = Scenario(
     slug="ddp-mark-variable-ready-twice",

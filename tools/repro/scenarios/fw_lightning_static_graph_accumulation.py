@@ -7,8 +7,9 @@ reducer's assertion fires at the first synchronised backward, in the user's own 
 import lightning.pytorch as pl
 from lightning.pytorch.strategies import DDPStrategy
 
-from tools.repro.framework_support import fit_lightning, work_in_temporary_directory
+from tools.repro.framework_support import work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
+from tools.repro.lightning_support import fit_lightning
 
 SCENARIO = Scenario(
     slug="ddp-expect-autograd-hooks-assert",

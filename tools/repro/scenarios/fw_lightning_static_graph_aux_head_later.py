@@ -7,13 +7,9 @@ did not.
 import lightning.pytorch as pl
 from lightning.pytorch.strategies import DDPStrategy
 
-from tools.repro.framework_support import (
-    AuxHeadLater,
-    fit_lightning,
-    lightning_on_this_machine,
-    work_in_temporary_directory,
-)
+from tools.repro.framework_support import AuxHeadLater, work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
+from tools.repro.lightning_support import fit_lightning, lightning_on_this_machine
 
 SCENARIO = Scenario(
     slug="ddp-static-graph-graph-changed",

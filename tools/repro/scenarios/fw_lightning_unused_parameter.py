@@ -6,8 +6,9 @@ Lightning 2.6.6 replaces PyTorch's message with its own, on two CPU processes.
 import lightning.pytorch as pl
 from lightning.pytorch.strategies import DDPStrategy
 
-from tools.repro.framework_support import Unused, fit_lightning, work_in_temporary_directory
+from tools.repro.framework_support import Unused, work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
+from tools.repro.lightning_support import fit_lightning
 
 SCENARIO = Scenario(
     slug="ddp-unused-params-prior-reduction",
