@@ -170,9 +170,11 @@ def test_reentrant_checkpoint_with_find_unused_parameters_marks_a_variable_ready
         "fw_hf_trainer_fixed_non_reentrant_checkpointing",
         "fw_accelerate_fixed_non_reentrant_checkpointing",
         "fw_accelerate_fixed_reentrant_find_unused_off",
+        "fw_lightning_fixed_single_backward",
+        "fw_accelerate_fixed_single_backward",
     ],
 )
-def test_snippets_for_reentrant_checkpointing_train_with_equal_gradients(module):
+def test_snippets_for_reentrant_checkpointing_and_two_losses_train_with_equal_gradients(module):
     run_and_check(module, "torchrun")
 
 
@@ -206,6 +208,21 @@ def test_snippets_static_graph_off_with_find_unused_train_the_late_head_with_equ
     module,
 ):
     run_and_check(module, "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_accelerate_backward_of_two_losses_of_one_forward_marks_the_trunk_ready_twice():
+    run_and_check("fw_accelerate_two_losses_two_backwards", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_two_manual_backwards_end_in_lightnings_unused_parameters_message():
+    """Not the entry's text: the second manual_backward does not raise, the next forward finds
+    the first reduction unfinished, and Lightning rewrites that error into its own words."""
+    output = run_and_check("fw_lightning_two_losses_two_backwards", "torchrun").output
+    assert "Expected to mark a variable ready only once" not in output
 
 
 # --- ddp-no-trainable-params: a module with nothing to train, wrapped in DDP --------------
@@ -408,6 +425,8 @@ TIMEOUT = "gloo-collective-timeout"
         (TWICE, "lightning-reentrant-checkpoint-find-unused-torchrun.txt", "lightning"),
         (TWICE, "hf-trainer-reentrant-checkpoint-find-unused-torchrun.txt", "hf_trainer"),
         (TWICE, "accelerate-reentrant-checkpoint-find-unused-torchrun.txt", "accelerate"),
+        (TWICE, "accelerate-two-losses-two-backwards-torchrun.txt", "accelerate"),
+        (UNUSED, "lightning-two-losses-two-backwards-torchrun.txt", "lightning"),
         (
             "ddp-no-trainable-params",
             "accelerate-frozen-teacher-prepared-torchrun.txt",

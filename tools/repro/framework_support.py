@@ -76,6 +76,30 @@ class AuxHeadLater(nn.Module):
         return output + self.aux_head(batch) if self.calls > 1 else output
 
 
+class TwoHeads(nn.Module):
+    """Two heads on one trunk, each with a loss of its own (loss_fn_a, loss_fn_b): the script
+    that backwards the two losses separately reports the trunk's gradients twice."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.trunk = nn.Linear(4, 8)
+        self.head_a = nn.Linear(8, 1)
+        self.head_b = nn.Linear(8, 1)
+
+    def forward(self, batch):
+        hidden = torch.relu(self.trunk(batch))
+        return self.head_a(hidden), self.head_b(hidden)
+
+
+def loss_fn_a(output):
+    return output.pow(2).mean()
+
+
+def loss_fn_b(output):
+    return output.abs().mean()
+
+
 class ReentrantCheckpointed(nn.Module):
     """The network with its second layer under reentrant activation checkpointing: that layer's
     parameters are outside the graph the forward builds and get their gradients in a second,

@@ -10,6 +10,7 @@ import contextlib
 import torch
 
 from tools.repro.framework_support import (
+    TwoHeads,
     arguments_the_script_gives,
     network,
     random_batches,
@@ -45,6 +46,18 @@ def lightning_module_class(net=network, rank: int | None = None):
             return torch.utils.data.DataLoader(random_batches(rank), batch_size=None)
 
     return WithData
+
+
+class TwoHeadsModule:
+    """The user's LightningModule around TwoHeads (`self.model`), whatever its training_step:
+    mixed in before pl.LightningModule, or before the snippet's LitModel that brings one."""
+
+    def __init__(self):
+        super().__init__()
+        self.model = TwoHeads()
+
+    def configure_optimizers(self):
+        return torch.optim.SGD(self.parameters(), lr=0.1)
 
 
 @contextlib.contextmanager
