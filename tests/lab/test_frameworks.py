@@ -188,9 +188,11 @@ def test_snippets_for_reentrant_checkpointing_and_two_losses_train_with_equal_gr
     [
         "fw_lightning_static_graph_aux_head_later",
         "fw_accelerate_static_graph_aux_head_later",
+        "fw_lightning_static_graph_two_backwards",
+        "fw_accelerate_static_graph_two_backwards",
     ],
 )
-def test_static_graph_with_a_head_joining_after_the_first_step_says_the_graph_changed(module):
+def test_static_graph_with_a_late_head_or_two_backwards_says_the_graph_changed(module):
     run_and_check(module, "torchrun")
 
 
@@ -202,11 +204,11 @@ def test_static_graph_with_a_head_joining_after_the_first_step_says_the_graph_ch
         "fw_lightning_fixed_static_graph_off_aux_head",
         "fw_hf_trainer_fixed_static_graph_off_aux_head",
         "fw_accelerate_fixed_static_graph_off_aux_head",
+        "fw_lightning_fixed_static_graph_single_backward",
+        "fw_accelerate_fixed_static_graph_single_backward",
     ],
 )
-def test_snippets_static_graph_off_with_find_unused_train_the_late_head_with_equal_gradients(
-    module,
-):
+def test_snippets_for_a_changing_graph_train_with_equal_gradients(module):
     run_and_check(module, "torchrun")
 
 
@@ -444,6 +446,8 @@ TIMEOUT = "gloo-collective-timeout"
         (TIMEOUT, "accelerate-accumulation-differs-per-rank-torchrun.txt", "accelerate"),
         (CHANGED, "lightning-static-graph-aux-head-later-torchrun.txt", "lightning"),
         (CHANGED, "accelerate-static-graph-aux-head-later-torchrun.txt", "accelerate"),
+        (CHANGED, "lightning-static-graph-two-backwards-torchrun.txt", "lightning"),
+        (CHANGED, "accelerate-static-graph-two-backwards-torchrun.txt", "accelerate"),
         ("dist-init-twice", "lightning-init-in-setup-torchrun.txt", "lightning"),
         # No Lightning frame (the module's DDP(...) runs before fit): the Trainer's start-up
         # line, printed before the traceback, names it.

@@ -10,7 +10,10 @@ import torch.nn as nn
 
 from tools.repro.framework_support import (
     MICRO_BATCHES,
+    TwoHeads,
     arguments_the_script_gives,
+    loss_fn_a,
+    loss_fn_b,
     network,
     report_equal_gradients,
     token_dataset,
@@ -107,6 +110,52 @@ def accelerate_snippet_fix(scenario):
             names = run_snippet(fix_snippet(scenario.slug, *scenario.snippet), **script)
         accelerate_train(
             names["accelerator"], names["model"], names["optimizer"], names["dataloader"]
+        )
+        report_equal_gradients(steps, rank)
+
+    return main
+
+
+def prepare_two_heads(accelerator, rank: int):
+    """TwoHeads, its optimizer and accelerate_names's data, prepared by `accelerator`."""
+    model = TwoHeads()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    return accelerator.prepare(model, optimizer, accelerate_names(rank)["dataloader"])
+
+
+def train_two_backwards(accelerator, rank: int) -> None:
+    """The script that backwards TwoHeads's two losses separately (accelerator.backward twice,
+    retain_graph for the first)."""
+    model, optimizer, dataloader = prepare_two_heads(accelerator, rank)
+    for batch in dataloader:
+        out_a, out_b = model(batch)
+        accelerator.backward(loss_fn_a(out_a), retain_graph=True)
+        accelerator.backward(loss_fn_b(out_b))
+        optimizer.step()
+        optimizer.zero_grad()
+
+
+def single_backward_fix(scenario, **accelerator_options):
+    """The `main` of a fixed Accelerate scenario whose snippet is the loop of one backward of
+    TwoHeads's summed losses, after the script's Accelerator(**accelerator_options) prepared
+    them."""
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        from accelerate import Accelerator
+
+        with accelerate_on_this_machine():
+            accelerator = Accelerator(**accelerator_options)
+        model, optimizer, dataloader = prepare_two_heads(accelerator, rank)
+        steps = check_every_optimizer_step(accelerator.unwrap_model(model))
+        run_snippet(
+            fix_snippet(scenario.slug, *scenario.snippet),
+            accelerator=accelerator,
+            model=model,
+            optimizer=optimizer,
+            dataloader=dataloader,
+            loss_fn_a=loss_fn_a,
+            loss_fn_b=loss_fn_b,
         )
         report_equal_gradients(steps, rank)
 

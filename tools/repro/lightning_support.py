@@ -12,6 +12,8 @@ import torch
 from tools.repro.framework_support import (
     TwoHeads,
     arguments_the_script_gives,
+    loss_fn_a,
+    loss_fn_b,
     network,
     random_batches,
     report_equal_gradients,
@@ -58,6 +60,49 @@ class TwoHeadsModule:
 
     def configure_optimizers(self):
         return torch.optim.SGD(self.parameters(), lr=0.1)
+
+
+def two_backwards_module():
+    """A LightningModule under manual optimization that backwards the losses of TwoHeads
+    separately (manual_backward twice, retain_graph for the first)."""
+    import lightning.pytorch as pl
+
+    class TwoBackwards(TwoHeadsModule, pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.automatic_optimization = False
+
+        def training_step(self, batch, batch_idx):
+            optimizer = self.optimizers()
+            out_a, out_b = self.model(batch)
+            self.manual_backward(loss_fn_a(out_a), retain_graph=True)
+            self.manual_backward(loss_fn_b(out_b))
+            optimizer.step()
+            optimizer.zero_grad()
+
+    return TwoBackwards()
+
+
+def single_backward_fix(scenario, strategy=lambda: "ddp"):
+    """The `main` of a fixed Lightning scenario whose snippet is the training_step of a
+    TwoHeadsModule (one loss returned), fitted with `strategy()`."""
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        import lightning.pytorch as pl
+
+        work_in_temporary_directory()
+        code = fix_snippet(scenario.slug, *scenario.snippet)
+        snippet = run_snippet(code, loss_fn_a=loss_fn_a, loss_fn_b=loss_fn_b)
+
+        class LitModel(TwoHeadsModule, snippet["LitModel"]):
+            pass
+
+        with lightning_on_this_machine(accelerator="cpu", devices=world_size):
+            trainer = pl.Trainer(strategy=strategy())
+        report_equal_gradients(fit_lightning(trainer, rank, module=LitModel()), rank)
+
+    return main
 
 
 @contextlib.contextmanager

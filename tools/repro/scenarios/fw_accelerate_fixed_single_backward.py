@@ -4,12 +4,8 @@ two-headed model, on two CPU processes under torchrun, with gradients equal acro
 every optimizer step.
 """
 
-import torch
-
-from tools.repro.accelerate_support import accelerate_names, accelerate_on_this_machine
-from tools.repro.framework_support import TwoHeads, loss_fn_a, loss_fn_b, report_equal_gradients
-from tools.repro.harness import FIXED, Scenario, check_every_optimizer_step, launch_without_group
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.accelerate_support import single_backward_fix
+from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
     slug="ddp-mark-variable-ready-twice",
@@ -24,27 +20,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    from accelerate import Accelerator
-
-    model = TwoHeads()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    steps = check_every_optimizer_step(model)
-    with accelerate_on_this_machine():
-        accelerator = Accelerator()
-    model, optimizer, dataloader = accelerator.prepare(
-        model, optimizer, accelerate_names(rank)["dataloader"]
-    )
-    run_snippet(
-        fix_snippet(SCENARIO.slug, *SCENARIO.snippet),
-        accelerator=accelerator,
-        model=model,
-        optimizer=optimizer,
-        dataloader=dataloader,
-        loss_fn_a=loss_fn_a,
-        loss_fn_b=loss_fn_b,
-    )
-    report_equal_gradients(steps, rank)
+main = single_backward_fix(SCENARIO)
 
 
 if __name__ == "__main__":

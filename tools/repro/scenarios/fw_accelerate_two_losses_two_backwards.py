@@ -4,11 +4,9 @@ second backward reports the shared trunk's gradients again, and DDP refuses to m
 twice.
 """
 
-import torch
 from accelerate import Accelerator
 
-from tools.repro.accelerate_support import accelerate_names
-from tools.repro.framework_support import TwoHeads, loss_fn_a, loss_fn_b
+from tools.repro.accelerate_support import train_two_backwards
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -24,18 +22,7 @@ SCENARIO = Scenario(
 
 
 def main(rank, world_size):
-    model = TwoHeads()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    accelerator = Accelerator(cpu=True)
-    model, optimizer, dataloader = accelerator.prepare(
-        model, optimizer, accelerate_names(rank)["dataloader"]
-    )
-    for batch in dataloader:
-        out_a, out_b = model(batch)
-        accelerator.backward(loss_fn_a(out_a), retain_graph=True)
-        accelerator.backward(loss_fn_b(out_b))
-        optimizer.step()
-        optimizer.zero_grad()
+    train_two_backwards(Accelerator(cpu=True), rank)
 
 
 if __name__ == "__main__":

@@ -4,21 +4,8 @@ user's module, fits on two CPU processes under torchrun, with gradients equal ac
 every optimizer step.
 """
 
-import lightning.pytorch as pl
-
-from tools.repro.framework_support import (
-    loss_fn_a,
-    loss_fn_b,
-    report_equal_gradients,
-    work_in_temporary_directory,
-)
 from tools.repro.harness import FIXED, Scenario, launch_without_group
-from tools.repro.lightning_support import (
-    TwoHeadsModule,
-    fit_lightning,
-    lightning_on_this_machine,
-)
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.lightning_support import single_backward_fix
 
 SCENARIO = Scenario(
     slug="ddp-mark-variable-ready-twice",
@@ -33,17 +20,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    work_in_temporary_directory()
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
-    snippet = run_snippet(code, loss_fn_a=loss_fn_a, loss_fn_b=loss_fn_b)
-
-    class LitModel(TwoHeadsModule, snippet["LitModel"]):
-        pass
-
-    with lightning_on_this_machine(accelerator="cpu", devices=world_size):
-        trainer = pl.Trainer(strategy="ddp")
-    report_equal_gradients(fit_lightning(trainer, rank, module=LitModel()), rank)
+main = single_backward_fix(SCENARIO)
 
 
 if __name__ == "__main__":

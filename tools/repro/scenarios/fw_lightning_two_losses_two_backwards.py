@@ -8,12 +8,12 @@ of ddp-unused-params-prior-reduction, whose folder the capture goes to.
 
 import lightning.pytorch as pl
 
-from tools.repro.framework_support import loss_fn_a, loss_fn_b, work_in_temporary_directory
+from tools.repro.framework_support import work_in_temporary_directory
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 from tools.repro.lightning_support import (
-    TwoHeadsModule,
     fit_lightning,
     lightning_on_this_machine,
+    two_backwards_module,
 )
 
 SCENARIO = Scenario(
@@ -29,25 +29,11 @@ SCENARIO = Scenario(
 )
 
 
-class LitModel(TwoHeadsModule, pl.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.automatic_optimization = False
-
-    def training_step(self, batch, batch_idx):
-        optimizer = self.optimizers()
-        out_a, out_b = self.model(batch)
-        self.manual_backward(loss_fn_a(out_a), retain_graph=True)
-        self.manual_backward(loss_fn_b(out_b))
-        optimizer.step()
-        optimizer.zero_grad()
-
-
 def main(rank, world_size):
     work_in_temporary_directory()
     with lightning_on_this_machine(accelerator="cpu", devices=world_size):
         trainer = pl.Trainer(strategy="ddp")
-    fit_lightning(trainer, rank, check=False, module=LitModel())
+    fit_lightning(trainer, rank, check=False, module=two_backwards_module())
 
 
 if __name__ == "__main__":
