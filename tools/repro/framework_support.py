@@ -8,7 +8,9 @@ starts one process per rank as a user's launch script does, and every framework 
 ranks in torchrun's environment. Each one runs a few steps of the same 4 -> 8 -> 1 network on
 random data, so a run takes the frameworks' import time and little more.
 
-Only the lab imports this module (the site never imports a framework): each import costs
+What only one framework's scenarios share lives beside it: lightning_support.py,
+accelerate_support.py, and distill_support.py for the distillation setups of every framework.
+Only the lab imports these modules (the site never imports a framework): each import costs
 seconds.
 """
 
