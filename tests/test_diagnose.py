@@ -14,6 +14,7 @@ from kb.triage import draft_from_unmatched
 from tests.samples import ASSERT_LINE, TRACEBACK, prefixed
 
 FIELD = Path(__file__).parent / "field"
+CORPUS = Path(__file__).parent / "corpus"
 
 SEED = "ddp-expect-autograd-hooks-assert"
 SPAWN = [
@@ -350,6 +351,25 @@ def test_a_failure_printed_only_as_log_lines_is_the_root(taxonomy):
     paste = (FIELD / "nccl-watchdog-timeout" / "ofa-sys-ofa-271.txt").read_text()
     diagnosis = repository.diagnose(paste)
     assert (diagnosis.verdict, diagnosis.best.slug) == ("match", "nccl-watchdog-timeout")
+
+
+def test_a_warning_is_the_failure_only_in_a_paste_of_nothing_worse(taxonomy):
+    """DDP's find_unused_parameters warning alone is its entry's paste; printed before another
+    failure (the Hugging Face Trainer passes find_unused_parameters=True by default), it is
+    context, and the failure's own entry comes first."""
+    warning = (FIELD / "ddp-find-unused-parameters-perf-warning" / "cszn-kair-103.txt").read_text()
+    alone = repository.diagnose(warning)
+    assert (alone.verdict, alone.best.slug) == ("match", "ddp-find-unused-parameters-perf-warning")
+    [reason] = [r for r in alone.best.reasons if r.kind == "signature"]
+    assert reason.feature == "text_root"
+
+    trainer = (
+        CORPUS / "gloo-collective-timeout" / "hf-trainer-accumulation-differs-per-rank-torchrun.txt"
+    )
+    paste = trainer.read_text()
+    assert "find_unused_parameters=True was specified in DDP constructor" in paste
+    beside = repository.diagnose(paste)
+    assert beside.best.slug == "gloo-collective-timeout"
 
 
 def test_a_worker_killed_by_sigkill_matches_the_host_out_of_memory_entry(taxonomy):

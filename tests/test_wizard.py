@@ -260,9 +260,13 @@ def test_a_timeout_caused_by_a_desync_leads_to_the_entry_of_its_cause(wizard, sh
     scope = wizard.scope(shown)
     causes = [h for h in scope.prior if h.entry == cause]
     assert causes, f"{cause} is not reachable from {shown}: add it to {shown}'s siblings"
+    own = {h.trigger for h in scope.prior if h.entry == shown}
     for hypothesis in causes:
         result, _, _ = wizard.walk(answers_of(scope, hypothesis, neutral="no"), shown)
-        assert result["slug"] == cause and hypothesis.trigger in result["causes"]
+        # A cause the shown entry has too (reentrant checkpointing, say) may end there: the
+        # answers cannot tell the two apart, and the cause is the same.
+        ends = {cause, shown} if hypothesis.trigger in own else {cause}
+        assert result["slug"] in ends and hypothesis.trigger in result["causes"]
 
 
 def test_a_job_killed_with_exit_code_minus_9_gets_the_host_memory_fix(wizard, taxonomy):

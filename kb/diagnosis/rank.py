@@ -77,8 +77,10 @@ def _line_sets(normalised, parsed):
     if root is None:
         # No exception: a paste of the message alone, a cut-off one, or a failure printed as
         # log lines (C++ `[E ...]` lines, a launcher's ERROR summary). The assert line, else
-        # the error-level lines, else every line of a paste that short, is the failure.
-        root_lines = {site.index for site in parsed.assert_sites} or set(error_lines)
+        # the error-level lines, else the warnings (a paste of nothing worse is about them),
+        # else every line of a paste that short, is the failure.
+        warnings = {i for i, level in parsed.levels if level == "WARNING"}
+        root_lines = {site.index for site in parsed.assert_sites} or set(error_lines) or warnings
         if not root_lines and len(normalised.lines) <= SHORT_PASTE_LINES:
             root_lines = set(range(len(normalised.lines)))
     elif parsed.root_is_wrapper:

@@ -187,6 +187,7 @@ def test_snippets_for_reentrant_checkpointing_and_two_losses_train_with_equal_gr
     "module",
     [
         "fw_lightning_static_graph_aux_head_later",
+        "fw_hf_trainer_static_graph_aux_head_later",
         "fw_accelerate_static_graph_aux_head_later",
         "fw_lightning_static_graph_two_backwards",
         "fw_accelerate_static_graph_two_backwards",
@@ -305,6 +306,7 @@ def test_accelerate_snippet_leaving_the_group_to_the_accelerator_trains_with_equ
     "module",
     [
         "fw_lightning_accumulation_differs_per_rank",
+        "fw_hf_trainer_accumulation_differs_per_rank",
         "fw_accelerate_accumulation_differs_per_rank",
     ],
 )
@@ -319,15 +321,7 @@ def test_accumulation_steps_differing_between_ranks_hang_until_the_gloo_timeout(
     [
         "fw_lightning_fixed_same_accumulation_every_rank",
         "fw_hf_trainer_fixed_same_accumulation_every_rank",
-        pytest.param(
-            "fw_accelerate_fixed_same_accumulation_every_rank",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the entry's Accelerate snippet passes even_batches to Accelerator(), "
-                "which 1.15.0 takes as DataLoaderConfiguration(even_batches=...) in "
-                "dataloader_config: a TypeError until the snippet is corrected",
-            ),
-        ),
+        "fw_accelerate_fixed_same_accumulation_every_rank",
     ],
 )
 def test_snippets_with_one_accumulation_setting_for_every_rank_train_with_equal_gradients(
