@@ -37,8 +37,16 @@ class Kind:
 class Choice:
     label: str
     note: str = ""
-    query: str = ""  # the blank start's next query ("" when `entry` is set)
+    query: str = ""  # the next query: the blank start's, or the wizard step `entry` opens
     entry: str = ""  # the slug whose checklist this choice opens
+
+
+def opening(slug):
+    """The step a failure picked here opens: its checklist, started as a paste of its message
+    would start it, with that entry the only candidate. Someone who picked it by what their
+    error says has ruled out the siblings that say something else (those that print this
+    message too stay in, as after a paste)."""
+    return urlencode({"entry": slug, "cand": f"{slug}:1.000"})
 
 
 @dataclass(frozen=True)
@@ -195,7 +203,7 @@ class Questions:
             NOT,
             "Which of these does your error say, or do you see?",
             "Each opens that failure's checklist.",
-            tuple(Choice(e.title, e.seen, entry=e.slug) for e in shown),
+            tuple(Choice(e.title, e.seen, opening(e.slug), entry=e.slug) for e in shown),
             other,
         )
         # Listing everything left ends the blank start: preferred over an equal split.

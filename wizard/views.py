@@ -225,7 +225,8 @@ def _blank_query(request):
 
 def _blank_json(request):
     """The blank start as JSON: the question and its choices, each with the query of the next
-    blank step, or the entry whose checklist it opens (GET /api/wizard/?entry=<slug>)."""
+    blank step, or the entry whose checklist it opens with the query that opens it
+    (GET /api/wizard/?entry=<slug>&cand=<slug>:1.000)."""
     questions = _blank_questions(request.user.is_staff)
     state = questions.parse(request.GET)
     if state.problems:
