@@ -112,7 +112,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "kb.context_processors.frame",
+                "kb.context_processors.site_links",
             ],
         },
     },

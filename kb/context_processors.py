@@ -6,15 +6,16 @@ from functools import cache
 
 from django.urls import get_script_prefix, reverse
 
-FRAME = {"home": "kb:home", "browse": "kb:browse", "wizard": "wizard:step", "search": "kb:search"}
+LINKS = {"home": "kb:home", "browse": "kb:browse", "wizard": "wizard:step", "search": "kb:search"}
 
 
-def frame(request):
-    return {"frame": _frame(get_script_prefix())}
+def site_links(request):
+    # Not "frame": the diagnosis page's own context names the user's traceback frame so.
+    return {"site_links": _site_links(get_script_prefix())}
 
 
 @cache
-def _frame(prefix):
+def _site_links(prefix):
     # Keyed by the prefix the site is served under, which is all that reverse() reads that
     # a request can change.
-    return {name: reverse(view) for name, view in FRAME.items()}
+    return {name: reverse(view) for name, view in LINKS.items()}

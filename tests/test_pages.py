@@ -247,3 +247,25 @@ def test_entry_page_query_count_does_not_grow_with_content(
         )
         Sibling.objects.create(entry=seed, order=100 + i, other=other, how_to_tell_apart="A.")
     assert _queries_after_an_edit(client, seed, django_capture_on_commit_callbacks) == before
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/kb/",
+        SEED_URL,
+        "/search/?q=static_graph",
+        "/wizard/",
+        "/diagnose?q="
+        + "RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED".replace(" ", "+"),
+        "/kb/no-such-entry/",
+    ],
+)
+def test_every_page_links_to_the_site_in_its_header(client, taxonomy, path):
+    """The diagnosis page's own context names the user's traceback `frame`: once it hid the
+    header's links, which then all pointed at the page itself."""
+    html = client.get(path).content.decode()
+    header = html.split("<header", 1)[1].split("</header>", 1)[0]
+    for link in ('href="/"', 'href="/kb/"', 'href="/wizard/"', 'action="/search/"'):
+        assert link in header, (path, link)
