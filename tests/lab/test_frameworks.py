@@ -359,6 +359,21 @@ def test_snippets_leaving_the_group_to_the_framework_train_with_equal_gradients(
     run_and_check(module, "torchrun")
 
 
+# --- collate-tensor-size-mismatch: samples of two shapes and the default collate -----------
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_fitting_on_samples_of_two_lengths_fails_in_the_worker_s_collate():
+    run_and_check("fw_lightning_collate_variable_sizes", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_s_loader_with_the_plain_form_s_pad_collate_trains_with_equal_gradients():
+    run_and_check("fw_lightning_fixed_pad_collate", "torchrun")
+
+
 # --- ddp-uninitialized-lazy-params: a lazy layer no forward has materialised --------------
 
 
@@ -455,6 +470,11 @@ TIMEOUT = "gloo-collective-timeout"
             "ddp-uninitialized-lazy-params",
             "accelerate-lazy-module-prepared-torchrun.txt",
             "accelerate",
+        ),
+        (
+            "collate-tensor-size-mismatch",
+            "lightning-sequences-of-two-lengths-torchrun.txt",
+            "lightning",
         ),
     ],
 )

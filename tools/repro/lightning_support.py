@@ -134,15 +134,40 @@ def lightning_on_this_machine(auto_devices: int = 1, **machine):
         CPUAccelerator.auto_device_count = count
 
 
-def fit_lightning(trainer, rank: int, net=network, check: bool = True, module=None):
-    """Train a lightning_module_class(net) (or the script's own `module`) with `trainer`;
-    asserts equal gradients across ranks at every optimizer step unless `check` is off (a
-    broken run, whose own error must surface). Returns the steps done."""
+def fit_lightning(
+    trainer, rank: int, net=network, check: bool = True, module=None, dataloader=None
+):
+    """Train a lightning_module_class(net) (or the script's own `module`) with `trainer`, on
+    that rank's random_batches (or the script's own `dataloader`); asserts equal gradients
+    across ranks at every optimizer step unless `check` is off (a broken run, whose own error
+    must surface). Returns the steps done."""
     steps = []
     trainer.callbacks.append(gradient_check(steps, check))
     module = module or lightning_module_class(net)()
-    trainer.fit(module, torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
+    if dataloader is None:
+        dataloader = torch.utils.data.DataLoader(random_batches(rank), batch_size=None)
+    trainer.fit(module, dataloader)
     return steps
+
+
+def sequence_module():
+    """A LightningModule over batches of token ids, padded with their lengths or not: the
+    mean of their embeddings, squared."""
+    import lightning.pytorch as pl
+
+    class Sequences(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.embedding = torch.nn.Embedding(12, 4)
+
+        def training_step(self, batch, batch_idx):
+            padded, _lengths = batch
+            return self.embedding(padded).mean().pow(2)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.1)
+
+    return Sequences()
 
 
 def gradient_check(steps: list, check: bool = True):

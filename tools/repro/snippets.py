@@ -77,6 +77,26 @@ def run_snippet(code: str, **names) -> dict:
     return namespace
 
 
+def definitions(code: str, *names: str) -> dict:
+    """The functions `names` a snippet defines, with the imports they use and nothing else
+    it runs: what a user copies from one form of a fix into another that refers to them (the
+    Lightning form's `collate_fn=pad_collate` is the plain form's pad_collate)."""
+    import ast
+
+    tree = ast.parse(code)
+    kept = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        or (isinstance(node, ast.FunctionDef) and node.name in names)
+    ]
+    namespace = {}
+    exec(compile(ast.Module(kept, []), "<snippet>", "exec"), namespace)  # noqa: S102
+    missing = set(names) - set(namespace)
+    assert not missing, f"the snippet defines no {sorted(missing)}"
+    return {name: namespace[name] for name in names}
+
+
 def run_fix_on_linear_model(scenario, rank: int):
     """The setting most fixed runs give their entry's snippet: the same `LinearLoss` and SGD on
     every rank, three batches of this rank's own data, and `check_each_step` asserting equal
