@@ -116,6 +116,23 @@ def accelerate_snippet_fix(scenario):
     return main
 
 
+def accelerate_loop_fix(scenario, values=None):
+    """The `main` of a fixed Accelerate scenario whose snippet is the whole loop (it builds the
+    Accelerator, prepares the script's model, optimizer and data, and trains), rendered with
+    `values` as the wizard renders it."""
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        script = accelerate_names(rank)
+        steps = check_every_optimizer_step(script["model"])
+        code = fix_snippet(scenario.slug, *scenario.snippet, **(values or {}))
+        with accelerate_on_this_machine():
+            run_snippet(code, **script)
+        report_equal_gradients(steps, rank)
+
+    return main
+
+
 def prepare_two_heads(accelerator, rank: int):
     """TwoHeads, its optimizer and accelerate_names's data, prepared by `accelerator`."""
     model = TwoHeads()

@@ -4,10 +4,8 @@ trains on two CPU processes under torchrun, with gradients equal across ranks at
 optimizer step.
 """
 
-from tools.repro.accelerate_support import accelerate_names, accelerate_on_this_machine
-from tools.repro.framework_support import report_equal_gradients
-from tools.repro.harness import FIXED, Scenario, check_every_optimizer_step, launch_without_group
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.accelerate_support import accelerate_loop_fix
+from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
     slug="ddp-no-sync-misuse",
@@ -22,13 +20,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    names = accelerate_names(rank)
-    steps = check_every_optimizer_step(names["model"])
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, accumulation_steps="4")
-    with accelerate_on_this_machine():
-        run_snippet(code, **names)
-    report_equal_gradients(steps, rank)
+main = accelerate_loop_fix(SCENARIO, {"accumulation_steps": "4"})
 
 
 if __name__ == "__main__":

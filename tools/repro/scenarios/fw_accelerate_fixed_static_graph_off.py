@@ -4,14 +4,8 @@ wizard renders it, trains on two CPU processes under torchrun, with gradients eq
 ranks at every optimizer step.
 """
 
-from tools.repro.accelerate_support import accelerate_names, accelerate_on_this_machine
-from tools.repro.harness import (
-    FIXED,
-    Scenario,
-    check_every_optimizer_step,
-    launch_without_group,
-)
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.accelerate_support import accelerate_loop_fix
+from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
     slug="ddp-expect-autograd-hooks-assert",
@@ -26,15 +20,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    names = accelerate_names(rank)
-    steps = check_every_optimizer_step(names["model"])
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet, accumulation_steps="4")
-    with accelerate_on_this_machine():
-        run_snippet(code, **names)
-    assert steps, "the snippet took no optimizer step"
-    if rank == 0:
-        print(f"{len(steps)} optimizer steps, gradients equal across ranks")
+main = accelerate_loop_fix(SCENARIO, {"accumulation_steps": "4"})
 
 
 if __name__ == "__main__":
