@@ -34,14 +34,16 @@ EMAIL = re.compile(r"[\w.%+-]+@[\w-]+\.[\w.-]*[a-z]{2,}")
 # The negatives fell because the families brought near misses whose text is their entry's own
 # message, word for word, while the thread found another cause (a CUDA OOM that a driver update
 # cured, a "No such operator torchvision::nms" from code that never imported torchvision): no
-# reading of the text can refuse them, so the floor is what the text allows.
-FLOORS = {"top-1": 0.98, "top-1 with match": 0.95, "negatives not match": 0.87}
-# Held out (each fold scored by a fit that never saw it). Issue 12's targets, and the floors
-# this corpus and engine reach: 98.9%, 97.4%, 87.5%, 90.8%, 97.7%, ECE 0.011 on SQLite over the
-# corpora of eleven families (98.9%, 95.2%, 89.3%, 90.3%, 97.3% with five; 97.7%, 75.7%, 95.1%,
-# 97.8%, 96.3%, ECE 0.034 with the DDP family alone, before the word-for-word near misses
-# above). The floors only rise while the corpus stays; with match at 97% precision, top-1 with
-# match still swings by several points with one paste more or less.
+# reading of the text can refuse them. Signatures that weigh what each text proves brought them
+# back to 94.4%, and 95.8% (68 of 71) once the lazy-modules line from quanto's tensor subclasses
+# became its entry's second cause; three word-for-word near misses still match.
+FLOORS = {"top-1": 0.98, "top-1 with match": 0.95, "negatives not match": 0.95}
+# Held out (each fold scored by a fit that never saw it): issue 12's targets are the floors.
+# 99.0%, 97.2%, 95.8%, 96.9%, 98.8%, ECE 0.017 on SQLite over the corpora of twelve families
+# (PostgreSQL: 99.0%, 97.0%, 95.8%, 96.9%, 98.8%, ECE 0.019); 98.9%, 97.4%, 87.5%, 90.8%, 97.7%
+# before the signatures weighed what each text proves; 97.7%, 75.7%, 95.1%, 97.8%, 96.3%, ECE
+# 0.034 with the DDP family alone. With match at 97% precision, top-1 with match swings by
+# several points with one paste more or less, and negatives by 1.4 points a paste.
 TARGETS = {
     "top-1 with match": 0.95,
     "negatives not match": 0.95,
@@ -51,10 +53,10 @@ TARGETS = {
 }
 HELD_OUT_FLOORS = {
     "top-1": 0.98,
-    "top-1 with match": 0.90,
-    "negatives not match": 0.87,
-    "near misses not match": 0.90,
-    "match precision": 0.96,
+    "top-1 with match": TARGETS["top-1 with match"],
+    "negatives not match": TARGETS["negatives not match"],
+    "near misses not match": TARGETS["near misses not match"],
+    "match precision": TARGETS["match precision"],
 }
 HELD_OUT_MAX_ECE = 0.05
 REPORTED = [
