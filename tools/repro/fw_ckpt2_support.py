@@ -381,6 +381,26 @@ def damaged_hub_download(rank: int, filename: str, damage):
         yield saved
 
 
+def redownload_fix(scenario, filename: str, damage):
+    """The `main` of a fixed Trainer scenario whose snippet loads org/model again over the
+    cached `filename` that `damage` broke (damaged_hub_download): it must download the file a
+    second time and load the saved weights, which the Trainer then trains."""
+    from tools.repro.framework_support import report_equal_gradients
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    def main(rank, world_size):
+        shared_dir()
+        with damaged_hub_download(rank, filename, damage) as saved:
+            model = run_snippet(fix_snippet(scenario.slug, *scenario.snippet))["model"]
+            assert local_hub.downloads[filename] == 2, local_hub.downloads
+        assert torch.equal(model.wte.weight, saved.wte.weight)
+        if rank == 0:
+            print(f"{filename} downloaded again; the model loads")
+        report_equal_gradients(train_bare_model(model, rank), rank)
+
+    return main
+
+
 def train_bare_model(model, rank: int) -> list:
     """Train the bare transformer (HiddenStateLoss) a few steps with the Trainer, asserting
     equal gradients across ranks at every optimizer step; returns the steps."""

@@ -5,18 +5,9 @@ the Trainer on two CPU processes under torchrun, with gradients equal across ran
 optimizer step.
 """
 
-import torch
-
 from tools.repro.ckpt_support import html_page
-from tools.repro.framework_support import report_equal_gradients
-from tools.repro.fw_ckpt2_support import (
-    damaged_hub_download,
-    local_hub,
-    shared_dir,
-    train_bare_model,
-)
+from tools.repro.fw_ckpt2_support import redownload_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
-from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="checkpoint-corrupt-file",
@@ -34,15 +25,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    shared_dir()
-    with damaged_hub_download(rank, "pytorch_model.bin", html_page) as saved:
-        model = run_snippet(fix_snippet(SCENARIO.slug, *SCENARIO.snippet))["model"]
-        assert local_hub.downloads["pytorch_model.bin"] == 2, local_hub.downloads
-    assert torch.equal(model.wte.weight, saved.wte.weight)
-    if rank == 0:
-        print("pytorch_model.bin downloaded again; the model loads")
-    report_equal_gradients(train_bare_model(model, rank), rank)
+main = redownload_fix(SCENARIO, "pytorch_model.bin", html_page)
 
 
 if __name__ == "__main__":

@@ -5,18 +5,8 @@ the Trainer on two CPU processes under torchrun, with gradients equal across ran
 optimizer step.
 """
 
-import torch
-
-from tools.repro.framework_support import report_equal_gradients
-from tools.repro.fw_ckpt2_support import (
-    cut_in_half,
-    damaged_hub_download,
-    local_hub,
-    shared_dir,
-    train_bare_model,
-)
+from tools.repro.fw_ckpt2_support import cut_in_half, redownload_fix
 from tools.repro.harness import FIXED, Scenario, launch_without_group
-from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
     slug="safetensors-header-invalid",
@@ -34,15 +24,7 @@ SCENARIO = Scenario(
 )
 
 
-def main(rank, world_size):
-    shared_dir()
-    with damaged_hub_download(rank, "model.safetensors", cut_in_half) as saved:
-        model = run_snippet(fix_snippet(SCENARIO.slug, *SCENARIO.snippet))["model"]
-        assert local_hub.downloads["model.safetensors"] == 2, local_hub.downloads
-    assert torch.equal(model.wte.weight, saved.wte.weight)
-    if rank == 0:
-        print("model.safetensors downloaded again; the model loads")
-    report_equal_gradients(train_bare_model(model, rank), rank)
+main = redownload_fix(SCENARIO, "model.safetensors", cut_in_half)
 
 
 if __name__ == "__main__":
