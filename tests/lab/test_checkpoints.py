@@ -52,6 +52,14 @@ def test_half_a_checkpoint_has_no_central_directory(launcher):
 
 @pytest.mark.slow
 @LAB_LAUNCHERS
+def test_an_lfs_pointer_or_half_a_safetensors_file_fails_its_header_and_the_check_refuses_it(
+    launcher,
+):
+    run_and_check("ckpt_safetensors_not_complete", launcher)
+
+
+@pytest.mark.slow
+@LAB_LAUNCHERS
 def test_storages_tagged_cuda_need_map_location_on_a_cpu_build(launcher):
     run_and_check("ckpt_cuda_tagged_storages", launcher)
 
