@@ -195,8 +195,11 @@ def test_journeys_from_a_paste_and_from_the_entry_page(wizard, taxonomy, summary
     """For every cause of every published entry, a user who knows their own setup (yes or no
     where the cause says, "not sure" to the rest) starts from a real paste of the entry and
     from its page, and must end at the entry, that cause and a fix that resolves it. Questions
-    are counted as the user sees them: tailoring included, what the paste proved excluded."""
+    are counted as the user sees them: tailoring included, what the paste proved excluded.
+    A cause whose answers contradict what the paste proved (the paste shows a size guard, the
+    cause is a Python value) is no journey anyone takes from that paste: it is counted apart."""
     journeys = {"paste": [], "entry": []}  # (right, questions, where)
+    contradicted = []
     for slug, entry in wizard.entries.items():
         paste = _a_paste_of(slug)
         diagnosis = diagnose(paste.read_text()) if paste else None
@@ -213,6 +216,9 @@ def test_journeys_from_a_paste_and_from_the_entry_page(wizard, taxonomy, summary
                     journeys[kind].append((False, 0, where))
                     continue
                 truth = answers_of(scope, hypothesis)
+                if any(truth.get(key, value) not in (value, "unsure") for key, value in pairs):
+                    contradicted.append(where)
+                    continue
                 result, _, walked = wizard.walk(truth, pairs=pairs, otherwise="unsure")
                 right = (
                     result["slug"] == slug
@@ -241,6 +247,7 @@ def test_journeys_from_a_paste_and_from_the_entry_page(wizard, taxonomy, summary
                 + ", ".join(f"{s} ({q})" for s, q in sorted(longest.items(), key=lambda i: -i[1]))
             )
         assert right >= JOURNEY_FLOORS[kind], f"{kind}: {right:.1%}"
+    rows.append(f"causes the paste contradicts, not walked: {', '.join(contradicted) or 'none'}")
     summary("wizard journeys", "\n".join(rows))
     paste_mean = sum(q for _, q, _ in journeys["paste"]) / len(journeys["paste"])
     entry_mean = sum(q for _, q, _ in journeys["entry"]) / len(journeys["entry"])
