@@ -51,3 +51,56 @@ def test_a_snippet_renders_with_the_answers_as_the_wizard_carries_them():
     code = fix_snippet("ddp-expect-autograd-hooks-assert", "align-no-sync", accumulation_steps="8")
     assert "accumulation_steps = 8" in code
     assert "{{" not in code and "{%" not in code
+
+
+# The package each framework's snippets run in, as requirements-dev.txt pins it.
+FRAMEWORK_PACKAGES = {
+    "lightning": "lightning",
+    "hf_trainer": "transformers",
+    "accelerate": "accelerate",
+}
+
+
+def pinned_versions():
+    from tools.repro.snippets import REPO_ROOT
+
+    pins = {}
+    for line in (REPO_ROOT / "requirements-dev.txt").read_text().splitlines():
+        package, _, version = line.partition("==")
+        pins[package.strip().lower()] = version.strip()
+    return {framework: pins[package] for framework, package in FRAMEWORK_PACKAGES.items()}
+
+
+def framework_snippets():
+    entries, _ = lab_taxonomy()
+    for slug, entry in entries.items():
+        for fix in entry["fixes"]:
+            for snippet in fix["snippets"]:
+                if snippet["framework"] != "pytorch":
+                    yield slug, fix["key"], snippet
+
+
+@pytest.mark.content
+def test_each_snippet_run_in_its_framework_names_the_version_it_ran_on():
+    versions = pinned_versions()
+    notes = {
+        (slug, fix, s["framework"]): s.get("note") or "" for slug, fix, s in framework_snippets()
+    }
+    silent = [
+        f"{name(scenario)}: {scenario.slug} {'/'.join(scenario.snippet)}"
+        for scenario in FIXED
+        if scenario.snippet
+        and scenario.snippet[1] in versions
+        and versions[scenario.snippet[1]] not in notes[(scenario.slug, *scenario.snippet)]
+    ]
+    assert silent == []
+
+
+@pytest.mark.content
+def test_every_framework_snippet_says_whether_it_ran():
+    unsaid = [
+        f"{slug} {fix}/{s['framework']}"
+        for slug, fix, s in framework_snippets()
+        if not s.get("note") or "Not yet run" in s["note"]
+    ]
+    assert unsaid == []
