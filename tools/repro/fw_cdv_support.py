@@ -15,21 +15,6 @@ import functools
 
 import torch
 
-from tools.repro.framework_support import random_batches
-
-
-def fit_compiled(trainer, rank: int, model, check: bool = True) -> list:
-    """lightning_support.fit_lightning for a module the script compiled (torch.compile's
-    OptimizedModule has no truth value of its own): fit `model` with `trainer` on that rank's
-    random_batches, asserting equal gradients across ranks at every optimizer step unless
-    `check` is off (a broken run). Returns the steps done."""
-    from tools.repro.lightning_support import gradient_check
-
-    steps = []
-    trainer.callbacks.append(gradient_check(steps, check))
-    trainer.fit(model, torch.utils.data.DataLoader(random_batches(rank), batch_size=None))
-    return steps
-
 
 class EagerFallbacks:
     """What suppress_errors does, kept: Dynamo logs each frame it could not compile as a WARNING
@@ -142,16 +127,6 @@ class RecompileWarnings:
     def filter(self, record) -> bool:
         self.count += self.TEXT in record.getMessage()
         return True
-
-
-def fit_varying_lengths(trainer, rank: int, model, check: bool = True) -> list:
-    """fit_compiled on varying_length_batches."""
-    from tools.repro.lightning_support import gradient_check
-
-    steps = []
-    trainer.callbacks.append(gradient_check(steps, check))
-    trainer.fit(model, varying_length_batches(rank))
-    return steps
 
 
 # --- tensors-on-different-devices: a tensor made in training_step on another device -------

@@ -143,7 +143,8 @@ def fit_lightning(
     must surface). Returns the steps done."""
     steps = []
     trainer.callbacks.append(gradient_check(steps, check))
-    module = module or lightning_module_class(net)()
+    if module is None:  # a compiled module has no truth value of its own
+        module = lightning_module_class(net)()
     if dataloader is None:
         dataloader = torch.utils.data.DataLoader(random_batches(rank), batch_size=None)
     trainer.fit(module, dataloader)

@@ -9,9 +9,13 @@ import lightning.pytorch as pl
 import torch
 
 from tools.repro.framework_support import report_equal_gradients, work_in_temporary_directory
-from tools.repro.fw_cdv_support import RecompileWarnings, eager_backend, fit_varying_lengths
+from tools.repro.fw_cdv_support import RecompileWarnings, eager_backend, varying_length_batches
 from tools.repro.harness import FIXED, Scenario, launch_without_group
-from tools.repro.lightning_support import lightning_module_class, lightning_on_this_machine
+from tools.repro.lightning_support import (
+    fit_lightning,
+    lightning_module_class,
+    lightning_on_this_machine,
+)
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -35,7 +39,7 @@ def main(rank, world_size):
         model = torch.compile(lightning_module_class()(), dynamic=False)
     with lightning_on_this_machine(accelerator="cpu", devices=world_size):
         trainer = pl.Trainer(strategy="ddp")
-    steps = fit_varying_lengths(trainer, rank, model)
+    steps = fit_lightning(trainer, rank, module=model, dataloader=varying_length_batches(rank))
     assert not warnings.count, "the recompile limit was hit"
     report_equal_gradients(steps, rank)
     if rank == 0:

@@ -9,9 +9,13 @@ under torchrun, with gradients equal across ranks at every optimizer step.
 import lightning.pytorch as pl
 
 from tools.repro.framework_support import report_equal_gradients, work_in_temporary_directory
-from tools.repro.fw_cdv_support import EagerFallbacks, fit_compiled
+from tools.repro.fw_cdv_support import EagerFallbacks
 from tools.repro.harness import FIXED, Scenario, launch_without_group
-from tools.repro.lightning_support import lightning_module_class, lightning_on_this_machine
+from tools.repro.lightning_support import (
+    fit_lightning,
+    lightning_module_class,
+    lightning_on_this_machine,
+)
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -38,7 +42,7 @@ def main(rank, world_size):
     model = run_snippet(code, model=lightning_module_class()())["model"]
     with lightning_on_this_machine(accelerator="cpu", devices=world_size):
         trainer = pl.Trainer(strategy="ddp")
-    report_equal_gradients(fit_compiled(trainer, rank, model), rank)
+    report_equal_gradients(fit_lightning(trainer, rank, module=model), rank)
     fallbacks.report(rank)
 
 

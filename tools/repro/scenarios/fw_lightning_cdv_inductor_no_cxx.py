@@ -8,9 +8,12 @@ import lightning.pytorch as pl
 import torch
 
 from tools.repro.framework_support import work_in_temporary_directory
-from tools.repro.fw_cdv_support import fit_compiled
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
-from tools.repro.lightning_support import lightning_module_class, lightning_on_this_machine
+from tools.repro.lightning_support import (
+    fit_lightning,
+    lightning_module_class,
+    lightning_on_this_machine,
+)
 
 SCENARIO = Scenario(
     slug="inductor-backend-compiler-failed",
@@ -30,7 +33,7 @@ def main(rank, world_size):
     model = torch.compile(lightning_module_class()())
     with lightning_on_this_machine(accelerator="cpu", devices=world_size):
         trainer = pl.Trainer(strategy="ddp")
-    fit_compiled(trainer, rank, model, check=False)
+    fit_lightning(trainer, rank, check=False, module=model)
 
 
 if __name__ == "__main__":

@@ -11,9 +11,13 @@ import lightning.pytorch as pl
 import torch
 
 from tools.repro.framework_support import work_in_temporary_directory
-from tools.repro.fw_cdv_support import RecompileWarnings, eager_backend, fit_varying_lengths
+from tools.repro.fw_cdv_support import RecompileWarnings, eager_backend, varying_length_batches
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
-from tools.repro.lightning_support import lightning_module_class, lightning_on_this_machine
+from tools.repro.lightning_support import (
+    fit_lightning,
+    lightning_module_class,
+    lightning_on_this_machine,
+)
 
 SCENARIO = Scenario(
     slug="dynamo-recompile-limit",
@@ -34,7 +38,7 @@ def main(rank, world_size):
         model = torch.compile(lightning_module_class()(), dynamic=False)
     with lightning_on_this_machine(accelerator="cpu", devices=world_size):
         trainer = pl.Trainer(strategy="ddp")
-    fit_varying_lengths(trainer, rank, model, check=False)
+    fit_lightning(trainer, rank, check=False, module=model, dataloader=varying_length_batches(rank))
     assert warnings.count, "the recompile limit was not reached"
 
 

@@ -10,10 +10,13 @@ import lightning.pytorch as pl
 import torch
 
 from tools.repro.framework_support import report_equal_gradients, work_in_temporary_directory
-from tools.repro.fw_cdv_support import fit_compiled
 from tools.repro.fw_ddpcomp_support import Compilations, wide_network
 from tools.repro.harness import FIXED, Scenario, launch_without_group
-from tools.repro.lightning_support import lightning_module_class, lightning_on_this_machine
+from tools.repro.lightning_support import (
+    fit_lightning,
+    lightning_module_class,
+    lightning_on_this_machine,
+)
 from tools.repro.snippets import fix_snippet, run_snippet
 
 SCENARIO = Scenario(
@@ -40,7 +43,7 @@ def main(rank, world_size):
         model = torch.compile(lightning_module_class(wide_network)())
         with lightning_on_this_machine(accelerator="cpu", devices=world_size):
             trainer = pl.Trainer(strategy="ddp")
-        steps = fit_compiled(trainer, rank, model)
+        steps = fit_lightning(trainer, rank, module=model)
     compilations.report_whole(rank)
     report_equal_gradients(steps, rank)
 
