@@ -508,20 +508,34 @@ def test_accelerates_failure_outside_its_own_code_shows_no_frame_of_accelerate(
     assert "framework" not in diagnosis.facts
 
 
-@pytest.mark.parametrize(
-    "capture", ["hf-trainer-find-unused-all-used", "accelerate-find-unused-all-used"]
-)
-def test_a_warning_without_a_traceback_matches_but_cannot_name_the_trainer_or_accelerate(
-    taxonomy, capture
-):
-    """The reducer's warning comes with no frame, and neither the Trainer's summary line nor
-    Accelerate prints a line of its own: the wizard asks for the framework."""
+def test_a_warning_without_a_traceback_matches_but_cannot_name_accelerate(taxonomy):
+    """The reducer's warning comes with no frame, and Accelerate prints no line of its own:
+    the wizard asks for the framework."""
     from kb.diagnosis.repository import diagnose
 
-    diagnosis = diagnose((CORPUS_DIR / PERF / f"{capture}-torchrun.txt").read_text("utf-8"))
+    log = (CORPUS_DIR / PERF / "accelerate-find-unused-all-used-torchrun.txt").read_text("utf-8")
+    diagnosis = diagnose(log)
     assert diagnosis.verdict == "match"
     assert diagnosis.candidates[0].slug == PERF
     assert "framework" not in diagnosis.facts
+
+
+@pytest.mark.parametrize(
+    ("slug", "capture"),
+    [
+        (PERF, "hf-trainer-find-unused-all-used-torchrun.txt"),
+        ("dynamo-recompile-limit", "hf-trainer-compile-padded-to-longest-torchrun.txt"),
+        ("ddp-torch-compile", "hf-trainer-ddp-optimizer-split-torchrun.txt"),
+    ],
+)
+def test_the_trainer_s_metrics_name_it_in_a_log_without_a_traceback(taxonomy, slug, capture):
+    """Warnings and log lines come with no frame; the metrics the Trainer logs at the end of
+    train() ({'train_runtime': ...}) name it."""
+    from kb.diagnosis.repository import diagnose
+
+    diagnosis = diagnose((CORPUS_DIR / slug / capture).read_text("utf-8"))
+    assert diagnosis.candidates[0].slug == slug
+    assert diagnosis.facts["framework"].value == "hf_trainer"
 
 
 def test_lightnings_start_up_lines_name_it_without_a_traceback(taxonomy):
@@ -534,3 +548,16 @@ def test_lightnings_start_up_lines_name_it_without_a_traceback(taxonomy):
         "distributed_backend=gloo\n"
     )
     assert diagnose(log).facts["framework"].value == "lightning"
+
+
+def test_the_trainer_s_logged_step_metrics_name_it(taxonomy):
+    """transformers 4.x logs each step's metrics as a dict of floats, 4.38 and later with the
+    gradient norm; a custom loop's own print of a loss is not the Trainer."""
+    from kb.diagnosis.repository import diagnose
+
+    for line in (
+        "{'loss': 2.0491, 'learning_rate': 0.0001961913563176343, 'epoch': 0.28}",
+        "{'loss': 1.3862, 'grad_norm': 0.5421, 'learning_rate': 4.9e-05, 'epoch': 0.1}",
+    ):
+        assert diagnose(line + "\n").facts["framework"].value == "hf_trainer"
+    assert "framework" not in diagnose("{'loss': 2.0491, 'step': 12}\n").facts
