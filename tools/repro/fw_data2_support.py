@@ -101,25 +101,47 @@ def train_hf_on(args, model, dataset, check=True, callbacks=(), batch_size=2, **
     return steps, losses
 
 
+def _script_settings(batch_size: int) -> dict:
+    """What the lab's Trainer runs set besides the user's arguments: nothing saved or reported,
+    no progress bar, `batch_size` examples per rank."""
+    return {
+        "report_to": [],
+        "save_strategy": "no",
+        "disable_tqdm": True,
+        "per_device_train_batch_size": batch_size,
+    }
+
+
 def script_arguments(args, batch_size: int = 2) -> None:
-    """What the lab's Trainer runs set on the script's TrainingArguments: nothing saved or
-    reported, no progress bar, `batch_size` examples per rank."""
-    args.report_to = []
-    args.save_strategy = "no"
-    args.disable_tqdm = True
-    args.per_device_train_batch_size = batch_size
+    """_script_settings, set on the script's own TrainingArguments."""
+    for name, value in _script_settings(batch_size).items():
+        setattr(args, name, value)
 
 
-def train_the_snippet_s_trainer(trainer, model) -> list:
+def script_arguments_for_the_snippet(batch_size: int = 2, **arguments):
+    """TrainingArguments built inside (by the entry's snippet) get this machine's use_cpu=True,
+    _script_settings and `arguments` for those they leave out."""
+    from transformers import TrainingArguments
+
+    from tools.repro.framework_support import arguments_the_script_gives
+
+    settings = {"use_cpu": True, **_script_settings(batch_size), **arguments}
+    return arguments_the_script_gives(TrainingArguments, **settings)
+
+
+def train_the_snippet_s_trainer(trainer, model, check: bool = True) -> list:
     """Train a Trainer the entry's snippet built, asserting equal gradients across ranks before
-    every optimizer step. Returns the steps done."""
+    every optimizer step unless `check` is off (a broken run). Returns the steps done."""
     from transformers import TrainerCallback
 
     steps = []
 
     class CheckGradients(TrainerCallback):
         def on_pre_optimizer_step(self, args, state, control, **kwargs):
-            assert grads_match_across_ranks(model), f"step {state.global_step}: gradients differ"
+            if check:
+                assert grads_match_across_ranks(model), (
+                    f"step {state.global_step}: gradients differ"
+                )
             steps.append(state.global_step)
 
     trainer.add_callback(CheckGradients())

@@ -14,7 +14,6 @@ import torch
 import torch.nn as nn
 
 from tools.repro.framework_support import MICRO_BATCHES
-from tools.repro.harness import grads_match_across_ranks
 
 IMAGE_SIZE = 12  # the data's resolution
 NUM_CLASSES = 3
@@ -88,37 +87,3 @@ class TrainerClassifierSizedFor8x8(nn.Module):
     def forward(self, pixel_values, labels=None):
         logits = self.head(torch.flatten(self.features(pixel_values), 1))
         return {"loss": nn.functional.cross_entropy(logits, labels), "logits": logits}
-
-
-def training_arguments():
-    """The script's TrainingArguments: one short epoch, nothing saved or reported."""
-    from transformers import TrainingArguments
-
-    return TrainingArguments(
-        output_dir="out",
-        per_device_train_batch_size=2,
-        num_train_epochs=1,
-        save_strategy="no",
-        report_to=[],
-        disable_tqdm=True,
-    )
-
-
-def train_with_gradient_check(trainer, check: bool = True) -> list:
-    """trainer.train(), counting each optimizer step after asserting that the model's gradients
-    are equal across ranks (unless `check` is off: a broken run). Returns the steps done."""
-    from transformers import TrainerCallback
-
-    steps = []
-    model = trainer.model
-
-    class CheckGradients(TrainerCallback):
-        def on_pre_optimizer_step(self, args, state, control, **kwargs):
-            if check:
-                same = grads_match_across_ranks(model)
-                assert same, f"step {state.global_step}: gradients differ"
-            steps.append(state.global_step)
-
-    trainer.add_callback(CheckGradients())
-    trainer.train()
-    return steps

@@ -1,7 +1,6 @@
 """What the Hugging Face Trainer scenarios of dynamo-recompile-limit share
 (scenarios/fw_hf_trainer_recomp_*.py): tokenised examples of many lengths, which a collator that
-pads each batch to its longest example turns into batches of many shapes, and the arguments the
-lab's Trainer scripts give besides those of the entry's snippet.
+pads each batch to its longest example turns into batches of many shapes,.
 
 The Trainer hands torch_compile=True to Accelerate's TorchDynamoPlugin, which compiles with
 dynamic=False when ACCELERATE_DYNAMO_USE_DYNAMIC says so (accelerate/utils/dataclasses.py,
@@ -15,8 +14,6 @@ recompilation, no limit (tried: TORCH_LOGS="recompiles" shows 0/1 and 4/1 only).
 """
 
 from __future__ import annotations
-
-import contextlib
 
 import torch
 import torch.nn as nn
@@ -71,19 +68,3 @@ def record_batch_lengths(trainer) -> list:
 
     trainer.data_collator = recording
     return lengths
-
-
-@contextlib.contextmanager
-def trainer_script_arguments():
-    """TrainingArguments built inside get this machine's settings (hf_trainer_on_this_machine)
-    and what the lab's Trainer scripts set besides (fw_data2_support.script_arguments: nothing
-    saved or reported, no progress bar, two examples per rank), before the snippet's Trainer
-    reads them."""
-    from transformers import TrainingArguments
-
-    from tools.repro.framework_support import arguments_the_script_gives, hf_trainer_on_this_machine
-
-    script = {"report_to": [], "save_strategy": "no", "disable_tqdm": True}
-    script["per_device_train_batch_size"] = 2
-    with hf_trainer_on_this_machine(), arguments_the_script_gives(TrainingArguments, **script):
-        yield

@@ -1,6 +1,6 @@
 """What the Hugging Face Trainer's scenarios of ddp-uneven-inputs-hang share
 (scenarios/fw_hf_trainer_uneven_*.py): the examples a script gives the Trainer, cut per rank by
-hand or whole, and the arguments of the script around the entry's snippet.
+hand or whole.
 
 The Trainer itself never makes the ranks uneven: transformers 5.24.0 hands its DataLoader to
 Accelerate's prepare(), whose BatchSamplerShard (even_batches=True) gives every rank the same
@@ -11,8 +11,6 @@ dataset of its own, of a different length.
 from __future__ import annotations
 
 import torch
-
-from tools.repro.framework_support import arguments_the_script_gives
 
 BATCH_SIZE = 2  # examples per rank and batch, as the lab's other Trainer runs
 
@@ -36,20 +34,3 @@ def whole_dataset():
     """The whole dataset, the same on every rank: 34 examples, 17 batches, which Accelerate's
     shard splits into 9 a rank (rank 1's last batch wraps around to the first examples)."""
     return examples(34, seed=0)
-
-
-def script_arguments_for_every_trainer():
-    """Inside, every TrainingArguments built gets what the script around the snippet sets
-    (two CPU processes, one epoch in batches of BATCH_SIZE, nothing saved or reported) unless
-    the snippet sets it itself."""
-    from transformers import TrainingArguments
-
-    return arguments_the_script_gives(
-        TrainingArguments,
-        use_cpu=True,
-        num_train_epochs=1,
-        per_device_train_batch_size=BATCH_SIZE,
-        report_to=[],
-        save_strategy="no",
-        disable_tqdm=True,
-    )

@@ -6,18 +6,14 @@ trains on two CPU processes under torchrun, with gradients equal across ranks be
 optimizer step.
 """
 
-from tools.repro.framework_support import (
-    hf_trainer_on_this_machine,
-    report_equal_gradients,
-    work_in_temporary_directory,
+from transformers import TrainingArguments
+
+from tools.repro.framework_support import report_equal_gradients, work_in_temporary_directory
+from tools.repro.fw_data2_support import (
+    script_arguments_for_the_snippet,
+    train_the_snippet_s_trainer,
 )
-from tools.repro.fw_matmul_support import (
-    NUM_CLASSES,
-    features,
-    image_dataset,
-    train_with_gradient_check,
-    training_arguments,
-)
+from tools.repro.fw_matmul_support import NUM_CLASSES, features, image_dataset
 from tools.repro.harness import FIXED, Scenario, launch_without_group
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -36,8 +32,8 @@ SCENARIO = Scenario(
 
 def main(rank, world_size):
     work_in_temporary_directory()
-    with hf_trainer_on_this_machine():
-        args = training_arguments()
+    with script_arguments_for_the_snippet(num_train_epochs=1):
+        args = TrainingArguments(output_dir="out")
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
     names = run_snippet(
         code,
@@ -46,7 +42,8 @@ def main(rank, world_size):
         num_labels=NUM_CLASSES,
         args=args,
     )
-    report_equal_gradients(train_with_gradient_check(names["trainer"]), rank)
+    steps = train_the_snippet_s_trainer(names["trainer"], names["model"])
+    report_equal_gradients(steps, rank)
     if rank == 0:
         print(f"head in_features {names['model'].head.in_features}")
 

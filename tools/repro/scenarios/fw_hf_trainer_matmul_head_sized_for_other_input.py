@@ -6,15 +6,11 @@ itself: a ViTForImageClassification fed 12x12 images says "Input image size (12*
 match model (8*8)", not this; the mismatch is the user's own head's.)
 """
 
-from transformers import Trainer
+from transformers import TrainingArguments
 
 from tools.repro.framework_support import hf_trainer_on_this_machine, work_in_temporary_directory
-from tools.repro.fw_matmul_support import (
-    TrainerClassifierSizedFor8x8,
-    image_dataset,
-    train_with_gradient_check,
-    training_arguments,
-)
+from tools.repro.fw_data2_support import train_hf_on
+from tools.repro.fw_matmul_support import TrainerClassifierSizedFor8x8, image_dataset
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -35,10 +31,8 @@ SCENARIO = Scenario(
 def main(rank, world_size):
     work_in_temporary_directory()
     with hf_trainer_on_this_machine():
-        args = training_arguments()
-    model = TrainerClassifierSizedFor8x8()
-    trainer = Trainer(model=model, args=args, train_dataset=image_dataset(rank))
-    train_with_gradient_check(trainer, check=False)
+        args = TrainingArguments(output_dir="out", num_train_epochs=1)
+    train_hf_on(args, TrainerClassifierSizedFor8x8(), image_dataset(rank), check=False)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,15 @@ fw_cdv_support.eager_backend; the guards and the limit are Dynamo's.)
 
 from tools.repro.framework_support import report_equal_gradients, work_in_temporary_directory
 from tools.repro.fw_cdv_support import RecompileWarnings, eager_backend
-from tools.repro.fw_data2_support import tiny_tokenizer, train_the_snippet_s_trainer
+from tools.repro.fw_data2_support import (
+    script_arguments_for_the_snippet,
+    tiny_tokenizer,
+    train_the_snippet_s_trainer,
+)
 from tools.repro.fw_recomp_support import (
     PooledRegressor,
     VaryingLengthSequences,
     record_batch_lengths,
-    trainer_script_arguments,
 )
 from tools.repro.harness import FIXED, Scenario, launch_without_group
 from tools.repro.snippets import fix_snippet, run_snippet
@@ -39,7 +42,7 @@ def main(rank, world_size):
     work_in_temporary_directory()
     warnings = RecompileWarnings()
     model = PooledRegressor()
-    with trainer_script_arguments():
+    with script_arguments_for_the_snippet():
         trainer = run_snippet(
             fix_snippet(SCENARIO.slug, *SCENARIO.snippet),
             model=model,

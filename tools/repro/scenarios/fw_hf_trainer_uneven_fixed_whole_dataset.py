@@ -11,8 +11,11 @@ from tools.repro.framework_support import (
     report_equal_gradients,
     work_in_temporary_directory,
 )
-from tools.repro.fw_data2_support import train_the_snippet_s_trainer
-from tools.repro.fw_uneven_support import script_arguments_for_every_trainer, whole_dataset
+from tools.repro.fw_data2_support import (
+    script_arguments_for_the_snippet,
+    train_the_snippet_s_trainer,
+)
+from tools.repro.fw_uneven_support import BATCH_SIZE, whole_dataset
 from tools.repro.harness import FIXED, Scenario, launch_without_group
 from tools.repro.snippets import fix_snippet, run_snippet
 
@@ -33,7 +36,7 @@ def main(rank, world_size):
     work_in_temporary_directory()
     code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
     model = RegressionModel()
-    with script_arguments_for_every_trainer():
+    with script_arguments_for_the_snippet(BATCH_SIZE, num_train_epochs=1):
         trainer = run_snippet(code, model=model, train_dataset=whole_dataset())["trainer"]
     steps = train_the_snippet_s_trainer(trainer, model)
     assert len(steps) == 3, steps  # 9 batches a rank at 4 accumulation steps: 4 + 4 + 1
