@@ -11,6 +11,8 @@ Two kinds of limit, as users meet them:
   holding only this process, with a limit on the memory it charges from now on. Past it the
   kernel's out-of-memory killer ends the process with SIGKILL, as it does when a host or a
   container runs out of RAM: no Python code runs, so the launcher's report is all that is left.
+  ``prefer_this_process_when_out_of_memory()`` keeps a scaled-down lab from changing which
+  process the killer picks.
 
 The scenarios also share a scratch folder for the checkpoint or data they load.
 """
@@ -76,6 +78,17 @@ def join_memory_cgroup(limit: int) -> Path:
     (group / "memory.limit_in_bytes").write_text(str(limit))
     (group / "cgroup.procs").write_text(str(os.getpid()))
     return group
+
+
+def prefer_this_process_when_out_of_memory() -> None:
+    """Make this process the out-of-memory killer's first choice in its cgroup.
+
+    The killer ends the process with the largest resident set. A user's caching worker is that
+    process by gigabytes; the lab's cache is scaled down to 256 MiB, while the rank beside it
+    holds some 450 MiB of imported libraries, so the two score within a point of each other and
+    the kernel may kill the rank instead (as it did on CI for the Trainer). Raising one's own
+    oom_score_adj needs no privilege."""
+    Path("/proc/self/oom_score_adj").write_text("500")
 
 
 def remove_stale_cgroups() -> None:

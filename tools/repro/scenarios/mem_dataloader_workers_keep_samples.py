@@ -10,7 +10,7 @@ Killed." before "DataLoader worker (pid(s) N) exited unexpectedly".
 """
 
 from tools.repro.harness import BROKEN, Scenario, launch
-from tools.repro.mem_support import MIB, join_memory_cgroup
+from tools.repro.mem_support import MIB, join_memory_cgroup, prefer_this_process_when_out_of_memory
 
 SCENARIO = Scenario(
     slug="dataloader-worker-killed",
@@ -37,6 +37,8 @@ class CachingImages:
     def __getitem__(self, index):
         import torch
 
+        if not self.cache and torch.utils.data.get_worker_info() is not None:
+            prefer_this_process_when_out_of_memory()
         if index not in self.cache:
             generator = torch.Generator().manual_seed(index)
             self.cache[index] = torch.rand(self.shape, generator=generator)
