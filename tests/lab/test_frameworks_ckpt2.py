@@ -21,6 +21,7 @@ BROKEN_RUNS = [
     "fw_hf_trainer_ckpt2_cached_safetensors_half",
     "fw_hf_trainer_ckpt2_optimizer_groups_changed",
     "fw_hf_trainer_ckpt2_truncated_optimizer",
+    "fw_accelerate_ckpt2_truncated_optimizer",
 ]
 
 FIXED_RUNS = [
@@ -35,6 +36,7 @@ FIXED_RUNS = [
     "fw_hf_trainer_ckpt2_fixed_weights_only_resume",
     "fw_hf_trainer_ckpt2_fixed_resume_older_checkpoint",
     "fw_accelerate_ckpt2_fixed_load_state",
+    "fw_accelerate_ckpt2_fixed_numbered_states",
     "fw_lightning_ckpt2_fixed_map_location_cpu",
 ]
 

@@ -506,3 +506,42 @@ def accelerate_saved_state(rank: int, path: str = "checkpoints/step_500"):
     accelerator.save_state(path)
     accelerator.wait_for_everyone()
     return {k: v.clone() for k, v in accelerator.unwrap_model(prepared[0]).state_dict().items()}
+
+
+def accelerate_numbered_states(rank: int, saves: int = 3) -> dict:
+    """What the earlier run left, saved as checkpoint-truncated-zip's Accelerate snippet
+    configures it (ProjectConfiguration(project_dir="out", automatic_checkpoint_naming=True,
+    total_limit=2)): MeanSquare(network()) and SGD trained on this rank's batches, save_state()
+    after each of `saves` epochs (out/checkpoints/checkpoint_0, _1, _2; Accelerate deletes the
+    oldest beyond two), then the newest folder's optimizer.bin cut to half its size, as a save
+    interrupted while writing it leaves it. Returns {folder name: the weights saved there}."""
+    from accelerate import Accelerator
+    from accelerate.utils import ProjectConfiguration
+
+    from tools.repro.accelerate_support import (
+        accelerate_names,
+        accelerate_on_this_machine,
+        accelerate_train,
+    )
+
+    script = accelerate_names(rank)
+    with accelerate_on_this_machine():
+        accelerator = Accelerator(
+            project_config=ProjectConfiguration(
+                project_dir="out", automatic_checkpoint_naming=True, total_limit=2
+            )
+        )
+    prepared = accelerator.prepare(script["model"], script["optimizer"], script["dataloader"])
+    weights = {}
+    for epoch in range(saves):
+        accelerate_train(accelerator, *prepared)
+        accelerator.save_state()
+        accelerator.wait_for_everyone()
+        state = accelerator.unwrap_model(prepared[0]).state_dict()
+        weights[f"checkpoint_{epoch}"] = {k: v.clone() for k, v in state.items()}
+    kept = sorted(os.listdir("out/checkpoints"))
+    assert kept == [f"checkpoint_{saves - 2}", f"checkpoint_{saves - 1}"], kept
+    if rank == 0:
+        cut_in_half(f"out/checkpoints/checkpoint_{saves - 1}/optimizer.bin")
+    accelerator.wait_for_everyone()
+    return weights
