@@ -136,3 +136,19 @@ def test_snippets_leaving_no_sync_to_the_framework_train_with_equal_gradients(mo
 @NEEDS_TORCH
 def test_lightning_snippet_one_summed_loss_trains_with_equal_gradients():
     run_and_check("fw_lightning_distb_fixed_single_backward_silent", "torchrun")
+
+
+# --- ddp-create-graph-warning: a gradient penalty by backward(create_graph=True) -----------
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_manual_backward_with_create_graph_warns_then_fails_in_the_reducer():
+    run_and_check("fw_lightning_distb_create_graph_penalty", "torchrun")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+def test_lightning_snippet_penalty_from_autograd_grad_trains_without_the_warning():
+    output = run_and_check("fw_lightning_distb_fixed_penalty_outside_ddp", "torchrun").output
+    assert "create_graph=True" not in output

@@ -62,6 +62,22 @@ class TwoHeadsModule:
         return torch.optim.SGD(self.parameters(), lr=0.1)
 
 
+class TanhNetModule:
+    """The user's LightningModule around g2_create_graph_backward's network (`self.model`; Tanh,
+    so that a gradient penalty's second derivatives are not zero), whatever its training_step:
+    mixed in before pl.LightningModule, or before the snippet's LitModel that brings one."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.model = torch.nn.Sequential(
+            torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1)
+        )
+
+    def configure_optimizers(self):
+        return torch.optim.SGD(self.parameters(), lr=0.1)
+
+
 def two_backwards_module():
     """A LightningModule under manual optimization that backwards the losses of TwoHeads
     separately (manual_backward twice, retain_graph for the first)."""
