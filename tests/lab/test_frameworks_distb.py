@@ -143,12 +143,23 @@ def test_lightning_snippet_one_summed_loss_trains_with_equal_gradients():
 
 @pytest.mark.slow
 @NEEDS_TORCH
-def test_lightning_manual_backward_with_create_graph_warns_then_fails_in_the_reducer():
-    run_and_check("fw_lightning_distb_create_graph_penalty", "torchrun")
+@pytest.mark.parametrize(
+    "module",
+    ["fw_lightning_distb_create_graph_penalty", "fw_accelerate_distb_create_graph_penalty"],
+)
+def test_a_create_graph_backward_through_ddp_warns_then_fails_in_the_reducer(module):
+    run_and_check(module, "torchrun")
 
 
 @pytest.mark.slow
 @NEEDS_TORCH
-def test_lightning_snippet_penalty_from_autograd_grad_trains_without_the_warning():
-    output = run_and_check("fw_lightning_distb_fixed_penalty_outside_ddp", "torchrun").output
+@pytest.mark.parametrize(
+    "module",
+    [
+        "fw_lightning_distb_fixed_penalty_outside_ddp",
+        "fw_accelerate_distb_fixed_penalty_outside_ddp",
+    ],
+)
+def test_snippets_penalty_from_autograd_grad_train_without_the_warning(module):
+    output = run_and_check(module, "torchrun").output
     assert "create_graph=True" not in output

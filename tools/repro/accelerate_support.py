@@ -140,6 +140,15 @@ def prepare_two_heads(accelerator, rank: int):
     return accelerator.prepare(model, optimizer, accelerate_names(rank)["dataloader"])
 
 
+def prepare_tanh_net(accelerator, rank: int):
+    """g2_create_graph_backward's network (Tanh, so that a gradient penalty's second derivatives
+    are not zero), its optimizer and accelerate_names's data, prepared by `accelerator`."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    return accelerator.prepare(model, optimizer, accelerate_names(rank)["dataloader"])
+
+
 def train_two_backwards(accelerator, rank: int) -> None:
     """The script that backwards TwoHeads's two losses separately (accelerator.backward twice,
     retain_graph for the first)."""
