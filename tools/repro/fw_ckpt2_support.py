@@ -545,3 +545,38 @@ def accelerate_numbered_states(rank: int, saves: int = 3) -> dict:
         cut_in_half(f"out/checkpoints/checkpoint_{saves - 1}/optimizer.bin")
     accelerator.wait_for_everyone()
     return weights
+
+
+def accelerate_restore_and_train(scenario, rank: int, saved: dict, done: str) -> None:
+    """The rest of a fixed Accelerate scenario whose snippet builds the Accelerator, prepares
+    the script's model and optimizer and loads a saved state: a model built afresh (other
+    weights than `saved`) is restored to `saved` by the snippet (printing `done` on rank 0),
+    then trains on this rank's batches with equal gradients across ranks at every step."""
+    from tools.repro.accelerate_support import (
+        MeanSquare,
+        accelerate_names,
+        accelerate_on_this_machine,
+        accelerate_train,
+    )
+    from tools.repro.framework_support import report_equal_gradients
+    from tools.repro.harness import check_every_optimizer_step
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    torch.manual_seed(1)
+    model = MeanSquare(
+        torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
+    )
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    steps = check_every_optimizer_step(model)
+    with accelerate_on_this_machine():
+        names = run_snippet(
+            fix_snippet(scenario.slug, *scenario.snippet), model=model, optimizer=optimizer
+        )
+    accelerator = names["accelerator"]
+    loaded = accelerator.unwrap_model(names["model"]).state_dict()
+    assert all(torch.equal(loaded[k], v) for k, v in saved.items()), "weights not restored"
+    if rank == 0:
+        print(done)
+    dataloader = accelerator.prepare(accelerate_names(rank)["dataloader"])
+    accelerate_train(accelerator, names["model"], names["optimizer"], dataloader)
+    report_equal_gradients(steps, rank)

@@ -7,18 +7,12 @@ checkpoint_1's weights into a freshly built model, which trains on two CPU proce
 torchrun with gradients equal across ranks at every optimizer step.
 """
 
-import torch
-
-from tools.repro.accelerate_support import (
-    MeanSquare,
-    accelerate_names,
-    accelerate_on_this_machine,
-    accelerate_train,
+from tools.repro.fw_ckpt2_support import (
+    accelerate_numbered_states,
+    accelerate_restore_and_train,
+    shared_dir,
 )
-from tools.repro.framework_support import network, report_equal_gradients
-from tools.repro.fw_ckpt2_support import accelerate_numbered_states, shared_dir
-from tools.repro.harness import FIXED, Scenario, check_every_optimizer_step, launch_without_group
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
     slug="checkpoint-truncated-zip",
@@ -39,23 +33,8 @@ SCENARIO = Scenario(
 def main(rank, world_size):
     shared_dir()
     saved = accelerate_numbered_states(rank)["checkpoint_1"]
-    torch.manual_seed(1)  # a model built afresh, other weights than the saved ones
-    model = MeanSquare(network())
-    torch.nn.init.normal_(model.net[0].weight)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    steps = check_every_optimizer_step(model)
-    with accelerate_on_this_machine():
-        names = run_snippet(
-            fix_snippet(SCENARIO.slug, *SCENARIO.snippet), model=model, optimizer=optimizer
-        )
-    accelerator = names["accelerator"]
-    loaded = accelerator.unwrap_model(names["model"]).state_dict()
-    assert all(torch.equal(loaded[k], v) for k, v in saved.items()), "weights not restored"
-    if rank == 0:
-        print("load_state restored checkpoint_1 with checkpoint_2 cut short")
-    dataloader = accelerator.prepare(accelerate_names(rank)["dataloader"])
-    accelerate_train(accelerator, names["model"], names["optimizer"], dataloader)
-    report_equal_gradients(steps, rank)
+    done = "load_state restored checkpoint_1 with checkpoint_2 cut short"
+    accelerate_restore_and_train(SCENARIO, rank, saved, done)
 
 
 if __name__ == "__main__":
