@@ -20,6 +20,7 @@ The scenarios also share a scratch folder for the checkpoint or data they load.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import resource
 import tempfile
@@ -30,6 +31,7 @@ MIB = 1 << 20
 CGROUP_ROOT = Path("/sys/fs/cgroup/memory")
 LAB_CGROUP = CGROUP_ROOT / "faultline-lab"
 SCRATCH = Path(tempfile.gettempdir()) / "faultline-lab-memory"
+CGROUP_LOCK = Path(tempfile.gettempdir()) / "faultline-lab-cgroups.lock"
 STALE_S = 600
 
 
@@ -70,14 +72,29 @@ def memory_cgroup_available() -> bool:
 def join_memory_cgroup(limit: int) -> Path:
     """Move this process into a memory cgroup of its own that lets it charge at most `limit`
     more bytes (what it charged before it joined stays with its old cgroup). Returns the
-    cgroup's folder; the next call removes the empty ones runs leave behind."""
-    remove_stale_cgroups()
-    LAB_CGROUP.mkdir(exist_ok=True)
-    group = LAB_CGROUP / f"pid-{os.getpid()}"
-    group.mkdir(exist_ok=True)
-    (group / "memory.limit_in_bytes").write_text(str(limit))
-    (group / "cgroup.procs").write_text(str(os.getpid()))
+    cgroup's folder; the next call removes the empty ones runs leave behind.
+
+    A cgroup is empty between its mkdir and the write that moves the process in, so another
+    rank's (or test worker's) sweep could remove it there (ENODEV, as on CI): sweeping and
+    joining happen under one lock shared by every process on the machine."""
+    with _cgroups_locked():
+        remove_stale_cgroups()
+        LAB_CGROUP.mkdir(exist_ok=True)
+        group = LAB_CGROUP / f"pid-{os.getpid()}"
+        group.mkdir(exist_ok=True)
+        (group / "memory.limit_in_bytes").write_text(str(limit))
+        (group / "cgroup.procs").write_text(str(os.getpid()))
     return group
+
+
+@contextlib.contextmanager
+def _cgroups_locked():
+    with CGROUP_LOCK.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def prefer_this_process_when_out_of_memory() -> None:
