@@ -89,12 +89,9 @@ def join_memory_cgroup(limit: int) -> Path:
 
 @contextlib.contextmanager
 def _cgroups_locked():
-    with CGROUP_LOCK.open("a") as lock:
+    with CGROUP_LOCK.open("a") as lock:  # closing it releases the lock
         fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+        yield
 
 
 def prefer_this_process_when_out_of_memory() -> None:
