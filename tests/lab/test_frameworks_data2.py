@@ -189,16 +189,22 @@ def test_snippets_one_worker_without_a_cache_train_under_the_same_memory_limit(m
     run_and_check(module, "torchrun")
 
 
-# --- multiprocessing-spawn-main-guard: fit at module level under spawn ---------------------
+# --- multiprocessing-spawn-main-guard: training at module level under spawn ----------------
 
 
 @pytest.mark.slow
 @NEEDS_TORCH
-def test_lightning_script_fitting_at_module_level_breaks_its_spawned_worker():
-    run_and_check("fw_lightning_data2_spawn_no_main_guard", "torchrun")
+@pytest.mark.parametrize(
+    "module", ["fw_lightning_data2_spawn_no_main_guard", "fw_hf_trainer_data2_spawn_no_main_guard"]
+)
+def test_a_script_training_at_module_level_breaks_its_spawned_worker_in_each_framework(module):
+    run_and_check(module, "torchrun")
 
 
 @pytest.mark.slow
 @NEEDS_TORCH
-def test_lightning_snippet_fit_under_the_main_guard_trains_with_equal_gradients():
-    run_and_check("fw_lightning_data2_fixed_main_guard", "torchrun")
+@pytest.mark.parametrize(
+    "module", ["fw_lightning_data2_fixed_main_guard", "fw_hf_trainer_data2_fixed_main_guard"]
+)
+def test_snippets_training_under_the_main_guard_train_with_equal_gradients(module):
+    run_and_check(module, "torchrun")
