@@ -16,6 +16,7 @@ from tools.repro.framework_support import (
     loss_fn_b,
     network,
     report_equal_gradients,
+    tanh_network,
     token_dataset,
 )
 from tools.repro.harness import check_every_optimizer_step
@@ -141,10 +142,9 @@ def prepare_two_heads(accelerator, rank: int):
 
 
 def prepare_tanh_net(accelerator, rank: int):
-    """g2_create_graph_backward's network (Tanh, so that a gradient penalty's second derivatives
-    are not zero), its optimizer and accelerate_names's data, prepared by `accelerator`."""
-    torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+    """framework_support.tanh_network, its optimizer and accelerate_names's data, prepared by
+    `accelerator`."""
+    model = tanh_network()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     return accelerator.prepare(model, optimizer, accelerate_names(rank)["dataloader"])
 

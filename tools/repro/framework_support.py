@@ -49,6 +49,13 @@ def network() -> nn.Module:
     return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
 
 
+def tanh_network() -> nn.Module:
+    """g2_create_graph_backward's network: Tanh, so that a gradient penalty's second derivatives
+    are not zero."""
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+
+
 class Unused(nn.Module):
     """The network beside a layer no forward uses (a head kept for later, say): DDP without
     find_unused_parameters waits for its gradient at every step."""

@@ -17,6 +17,7 @@ from tools.repro.framework_support import (
     network,
     random_batches,
     report_equal_gradients,
+    tanh_network,
     work_in_temporary_directory,
 )
 from tools.repro.harness import grads_match_across_ranks
@@ -63,16 +64,13 @@ class TwoHeadsModule:
 
 
 class TanhNetModule:
-    """The user's LightningModule around g2_create_graph_backward's network (`self.model`; Tanh,
-    so that a gradient penalty's second derivatives are not zero), whatever its training_step:
-    mixed in before pl.LightningModule, or before the snippet's LitModel that brings one."""
+    """The user's LightningModule around framework_support.tanh_network (`self.model`), whatever
+    its training_step: mixed in before pl.LightningModule, or before the snippet's LitModel that
+    brings one."""
 
     def __init__(self):
         super().__init__()
-        torch.manual_seed(0)
-        self.model = torch.nn.Sequential(
-            torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1)
-        )
+        self.model = tanh_network()
 
     def configure_optimizers(self):
         return torch.optim.SGD(self.parameters(), lr=0.1)
