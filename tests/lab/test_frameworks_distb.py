@@ -145,7 +145,11 @@ def test_lightning_snippet_one_summed_loss_trains_with_equal_gradients():
 @NEEDS_TORCH
 @pytest.mark.parametrize(
     "module",
-    ["fw_lightning_distb_create_graph_penalty", "fw_accelerate_distb_create_graph_penalty"],
+    [
+        "fw_lightning_distb_create_graph_penalty",
+        "fw_hf_trainer_distb_create_graph_penalty",
+        "fw_accelerate_distb_create_graph_penalty",
+    ],
 )
 def test_a_create_graph_backward_through_ddp_warns_then_fails_in_the_reducer(module):
     run_and_check(module, "torchrun")
@@ -157,6 +161,7 @@ def test_a_create_graph_backward_through_ddp_warns_then_fails_in_the_reducer(mod
     "module",
     [
         "fw_lightning_distb_fixed_penalty_outside_ddp",
+        "fw_hf_trainer_distb_fixed_penalty_outside_ddp",
         "fw_accelerate_distb_fixed_penalty_outside_ddp",
     ],
 )
