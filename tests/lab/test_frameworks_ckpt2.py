@@ -22,6 +22,7 @@ BROKEN_RUNS = [
     "fw_hf_trainer_ckpt2_optimizer_groups_changed",
     "fw_hf_trainer_ckpt2_truncated_optimizer",
     "fw_accelerate_ckpt2_truncated_optimizer",
+    "fw_accelerate_ckpt2_head_resized",
 ]
 
 FIXED_RUNS = [
@@ -37,6 +38,7 @@ FIXED_RUNS = [
     "fw_hf_trainer_ckpt2_fixed_resume_older_checkpoint",
     "fw_accelerate_ckpt2_fixed_load_state",
     "fw_accelerate_ckpt2_fixed_numbered_states",
+    "fw_accelerate_ckpt2_fixed_drop_resized_layers",
     "fw_lightning_ckpt2_fixed_map_location_cpu",
 ]
 

@@ -508,6 +508,13 @@ def accelerate_saved_state(rank: int, path: str = "checkpoints/step_500"):
     return {k: v.clone() for k, v in accelerator.unwrap_model(prepared[0]).state_dict().items()}
 
 
+def three_output_network():
+    """framework_support.network with its last layer resized from 1 output to 3: the head a
+    user changes after saving (num_classes 1 -> 3)."""
+    torch.manual_seed(1)
+    return torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+
+
 def accelerate_numbered_states(rank: int, saves: int = 3) -> dict:
     """What the earlier run left, saved as checkpoint-truncated-zip's Accelerate snippet
     configures it (ProjectConfiguration(project_dir="out", automatic_checkpoint_naming=True,

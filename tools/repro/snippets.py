@@ -58,22 +58,24 @@ def run_snippet(code: str, **names) -> dict:
     group and drop its model inside a function of its own; freeing the model then frees the
     group's last reference, and on torch 2.13.0 that deadlocks now and then (~ProcessGroupGloo,
     holding the GIL, joins gloo's thread, which waits for the GIL to free a finished
-    collective's tensors). The lab's workers end with os._exit, so nothing frees them."""
-    import torch.nn.parallel as parallel
+    collective's tensors). The lab's workers end with os._exit, so nothing frees them.
 
-    original = parallel.DistributedDataParallel
+    The class keeps its identity (only its __init__ is wrapped): a subclass in its place would
+    fail isinstance checks on models built before, as Accelerate's unwrap_model makes."""
+    from torch.nn.parallel import DistributedDataParallel
 
-    class KeptDDP(original):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            _KEPT.append(self)
+    original = DistributedDataParallel.__init__
+
+    def __init__(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        _KEPT.append(self)
 
     namespace = dict(names)
-    parallel.DistributedDataParallel = KeptDDP
+    DistributedDataParallel.__init__ = __init__
     try:
         exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102: the lab's own content
     finally:
-        parallel.DistributedDataParallel = original
+        DistributedDataParallel.__init__ = original
     return namespace
 
 
