@@ -16,6 +16,7 @@ BROKEN_RUNS = [
     "fw_lightning_ckpt2_num_classes_changed",
     "fw_lightning_ckpt2_optimizer_groups_changed",
     "fw_lightning_ckpt2_truncated_last_ckpt",
+    "fw_lightning_ckpt2_lfs_pointer_last_ckpt",
     "fw_hf_trainer_ckpt2_num_labels_changed",
     "fw_hf_trainer_ckpt2_cached_html_page",
     "fw_hf_trainer_ckpt2_cached_safetensors_half",
@@ -40,6 +41,7 @@ FIXED_RUNS = [
     "fw_accelerate_ckpt2_fixed_numbered_states",
     "fw_accelerate_ckpt2_fixed_drop_resized_layers",
     "fw_lightning_ckpt2_fixed_map_location_cpu",
+    "fw_lightning_ckpt2_fixed_check_then_resume",
 ]
 
 
