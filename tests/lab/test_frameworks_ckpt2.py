@@ -24,6 +24,7 @@ BROKEN_RUNS = [
     "fw_hf_trainer_ckpt2_truncated_optimizer",
     "fw_accelerate_ckpt2_truncated_optimizer",
     "fw_accelerate_ckpt2_head_resized",
+    "fw_accelerate_ckpt2_half_model_safetensors",
 ]
 
 FIXED_RUNS = [
@@ -40,6 +41,7 @@ FIXED_RUNS = [
     "fw_accelerate_ckpt2_fixed_load_state",
     "fw_accelerate_ckpt2_fixed_numbered_states",
     "fw_accelerate_ckpt2_fixed_drop_resized_layers",
+    "fw_accelerate_ckpt2_fixed_check_then_load_state",
     "fw_lightning_ckpt2_fixed_map_location_cpu",
     "fw_lightning_ckpt2_fixed_check_then_resume",
 ]
