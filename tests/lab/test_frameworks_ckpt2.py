@@ -25,6 +25,7 @@ BROKEN_RUNS = [
     "fw_accelerate_ckpt2_truncated_optimizer",
     "fw_accelerate_ckpt2_head_resized",
     "fw_accelerate_ckpt2_half_model_safetensors",
+    "fw_accelerate_ckpt2_lfs_pointer_state",
 ]
 
 FIXED_RUNS = [
@@ -42,6 +43,7 @@ FIXED_RUNS = [
     "fw_accelerate_ckpt2_fixed_numbered_states",
     "fw_accelerate_ckpt2_fixed_drop_resized_layers",
     "fw_accelerate_ckpt2_fixed_check_then_load_state",
+    "fw_accelerate_ckpt2_fixed_check_state_files",
     "fw_lightning_ckpt2_fixed_map_location_cpu",
     "fw_lightning_ckpt2_fixed_check_then_resume",
 ]

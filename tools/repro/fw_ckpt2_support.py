@@ -486,10 +486,11 @@ def trainer_checkpoints_newest_cut(rank: int) -> None:
     dist.barrier()
 
 
-def accelerate_saved_state(rank: int, path: str = "checkpoints/step_500"):
+def accelerate_saved_state(rank: int, path: str = "checkpoints/step_500", **save):
     """What the earlier run left: MeanSquare(network()) and SGD prepared by an Accelerator on
     two CPU processes, trained on this rank's batches, its state written by save_state at `path`
-    in the shared folder. Returns the trained weights (unwrapped)."""
+    in the shared folder (`save`: save_state's options). Returns the trained weights
+    (unwrapped)."""
     from accelerate import Accelerator
 
     from tools.repro.accelerate_support import (
@@ -503,7 +504,7 @@ def accelerate_saved_state(rank: int, path: str = "checkpoints/step_500"):
         accelerator = Accelerator()
     prepared = accelerator.prepare(script["model"], script["optimizer"], script["dataloader"])
     accelerate_train(accelerator, *prepared)
-    accelerator.save_state(path)
+    accelerator.save_state(path, **save)
     accelerator.wait_for_everyone()
     return {k: v.clone() for k, v in accelerator.unwrap_model(prepared[0]).state_dict().items()}
 
