@@ -588,3 +588,58 @@ def accelerate_restore_and_train(scenario, rank: int, saved: dict, done: str) ->
     dataloader = accelerator.prepare(accelerate_names(rank)["dataloader"])
     accelerate_train(accelerator, names["model"], names["optimizer"], dataloader)
     report_equal_gradients(steps, rank)
+
+
+def accelerate_refused_then_restored(
+    scenario, rank: int, damaged: str, damage, values=None, **save
+):
+    """The `main` of a fixed Accelerate scenario whose snippet checks a state folder and then
+    calls load_state: the earlier run's state (accelerate_saved_state, `save`: save_state's
+    options), its file `damaged` damaged by `damage(path)` on rank 0, the real one kept aside.
+    The entry's snippet (rendered with `values`), after prepare of an untrained model, must
+    refuse the folder (rank 0 prints why); with the real file back, it restores the saved weights
+    ("load_state restored the saved weights") and the model trains with gradients equal across
+    ranks at every optimizer step."""
+    from accelerate import Accelerator
+
+    from tools.repro.accelerate_support import (
+        accelerate_names,
+        accelerate_on_this_machine,
+        accelerate_train,
+    )
+    from tools.repro.framework_support import report_equal_gradients
+    from tools.repro.harness import check_every_optimizer_step
+    from tools.repro.snippets import fix_snippet, run_snippet
+
+    saved = accelerate_saved_state(rank, **save)
+    script = accelerate_names(rank)  # untrained: other weights than the saved ones
+    with accelerate_on_this_machine():
+        accelerator = Accelerator()
+    if rank == 0:
+        shutil.copy(damaged, "real-copy")
+        damage(damaged)
+    accelerator.wait_for_everyone()
+    model, optimizer, dataloader = accelerator.prepare(
+        script["model"], script["optimizer"], script["dataloader"]
+    )
+    unwrapped = accelerator.unwrap_model(model)
+    assert not all(torch.equal(unwrapped.state_dict()[k], v) for k, v in saved.items())
+    code = fix_snippet(scenario.slug, *scenario.snippet, **(values or {}))
+    try:
+        run_snippet(code, accelerator=accelerator)
+        raise AssertionError(f"the snippet loaded the damaged {damaged}")
+    except ValueError as refused:
+        if rank == 0:
+            print(refused)
+    accelerator.wait_for_everyone()
+    if rank == 0:
+        shutil.move("real-copy", damaged)  # fetched again
+    accelerator.wait_for_everyone()
+    run_snippet(code, accelerator=accelerator)
+    loaded = unwrapped.state_dict()
+    assert all(torch.equal(loaded[k], v) for k, v in saved.items()), "weights not restored"
+    if rank == 0:
+        print("load_state restored the saved weights")
+    steps = check_every_optimizer_step(unwrapped)
+    accelerate_train(accelerator, model, optimizer, dataloader)
+    report_equal_gradients(steps, rank)

@@ -6,20 +6,12 @@ are the saved ones, and it trains on two CPU processes under torchrun with gradi
 across ranks at every optimizer step.
 """
 
-import shutil
-
-import torch
-from accelerate import Accelerator
-
-from tools.repro.accelerate_support import (
-    accelerate_names,
-    accelerate_on_this_machine,
-    accelerate_train,
+from tools.repro.fw_ckpt2_support import (
+    accelerate_refused_then_restored,
+    cut_in_half,
+    shared_dir,
 )
-from tools.repro.framework_support import report_equal_gradients
-from tools.repro.fw_ckpt2_support import accelerate_saved_state, cut_in_half, shared_dir
-from tools.repro.harness import FIXED, Scenario, check_every_optimizer_step, launch_without_group
-from tools.repro.snippets import fix_snippet, run_snippet
+from tools.repro.harness import FIXED, Scenario, launch_without_group
 
 SCENARIO = Scenario(
     slug="safetensors-header-invalid",
@@ -37,43 +29,12 @@ SCENARIO = Scenario(
     preload=("accelerate",),
 )
 
-MODEL_FILE = "checkpoints/step_500/model.safetensors"
-
 
 def main(rank, world_size):
     shared_dir()
-    saved = accelerate_saved_state(rank)
-    script = accelerate_names(rank)  # untrained: other weights than the saved ones
-    with accelerate_on_this_machine():
-        accelerator = Accelerator()
-    if rank == 0:
-        shutil.copy(MODEL_FILE, "complete.safetensors")
-        cut_in_half(MODEL_FILE)
-    accelerator.wait_for_everyone()
-    model, optimizer, dataloader = accelerator.prepare(
-        script["model"], script["optimizer"], script["dataloader"]
+    accelerate_refused_then_restored(
+        SCENARIO, rank, "checkpoints/step_500/model.safetensors", cut_in_half
     )
-    unwrapped = accelerator.unwrap_model(model)
-    assert not all(torch.equal(unwrapped.state_dict()[k], v) for k, v in saved.items())
-    code = fix_snippet(SCENARIO.slug, *SCENARIO.snippet)
-    try:
-        run_snippet(code, accelerator=accelerator)
-        raise AssertionError("the snippet loaded half a safetensors file")
-    except ValueError as refused:
-        if rank == 0:
-            print(refused)
-    accelerator.wait_for_everyone()
-    if rank == 0:
-        shutil.move("complete.safetensors", MODEL_FILE)  # fetched again, completely
-    accelerator.wait_for_everyone()
-    run_snippet(code, accelerator=accelerator)
-    loaded = unwrapped.state_dict()
-    assert all(torch.equal(loaded[k], v) for k, v in saved.items()), "weights not restored"
-    if rank == 0:
-        print("load_state restored the saved weights")
-    steps = check_every_optimizer_step(unwrapped)
-    accelerate_train(accelerator, model, optimizer, dataloader)
-    report_equal_gradients(steps, rank)
 
 
 if __name__ == "__main__":
