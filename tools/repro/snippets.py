@@ -58,24 +58,32 @@ def run_snippet(code: str, **names) -> dict:
     group and drop its model inside a function of its own; freeing the model then frees the
     group's last reference, and on torch 2.13.0 that deadlocks now and then (~ProcessGroupGloo,
     holding the GIL, joins gloo's thread, which waits for the GIL to free a finished
-    collective's tensors). The lab's workers end with os._exit, so nothing frees them.
+    collective's tensors). The lab's workers end with os._exit, so nothing frees them. The
+    snippet's own functions may build their DDP after this returns (a `worker` the scenario
+    calls): the class they imported while it ran is the keeping one.
 
-    The class keeps its identity (only its __init__ is wrapped): a subclass in its place would
-    fail isinstance checks on models built before, as Accelerate's unwrap_model makes."""
-    from torch.nn.parallel import DistributedDataParallel
+    A model built before the snippet ran is still a DistributedDataParallel to isinstance checks
+    made while it runs: Accelerate's unwrap_model looks the class up in torch.nn.parallel each
+    time, and with a plain subclass there it returned such a model still wrapped."""
+    import torch.nn.parallel as parallel
 
-    original = DistributedDataParallel.__init__
+    original = parallel.DistributedDataParallel
 
-    def __init__(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        _KEPT.append(self)
+    class AnyDDP(type(original)):
+        def __instancecheck__(cls, instance):
+            return isinstance(instance, original)
+
+    class KeptDDP(original, metaclass=AnyDDP):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            _KEPT.append(self)
 
     namespace = dict(names)
-    DistributedDataParallel.__init__ = __init__
+    parallel.DistributedDataParallel = KeptDDP
     try:
         exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102: the lab's own content
     finally:
-        DistributedDataParallel.__init__ = original
+        parallel.DistributedDataParallel = original
     return namespace
 
 
