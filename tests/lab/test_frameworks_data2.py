@@ -172,7 +172,9 @@ def test_hf_trainer_snippet_collator_object_reaches_spawned_workers_and_trains()
     ["fw_lightning_data2_worker_keeps_samples", "fw_hf_trainer_data2_worker_keeps_samples"],
 )
 def test_a_worker_caching_every_sample_is_killed_by_the_kernel_in_each_framework(module):
-    run_and_check(module, "torchrun")
+    output = run_and_check(module, "torchrun").output
+    # Which wording the rank prints depends on what notices the dead worker first (seen on CI).
+    assert "is killed by signal: Killed" in output or "exited unexpectedly" in output, output
 
 
 @pytest.mark.slow
