@@ -509,6 +509,26 @@ def accelerate_saved_state(rank: int, path: str = "checkpoints/step_500", **save
     return {k: v.clone() for k, v in accelerator.unwrap_model(prepared[0]).state_dict().items()}
 
 
+def accelerate_load_damaged_state(rank: int, damaged: str, damage, **save) -> None:
+    """The broken Accelerate resume: the earlier run's state (accelerate_saved_state, `save`:
+    save_state's options), its file `damaged` damaged by `damage(path)` on rank 0, then the
+    script's prepare and load_state of the folder, which must fail."""
+    from accelerate import Accelerator
+
+    from tools.repro.accelerate_support import accelerate_names, accelerate_on_this_machine
+
+    accelerate_saved_state(rank, **save)
+    script = accelerate_names(rank)
+    with accelerate_on_this_machine():
+        accelerator = Accelerator()
+    if rank == 0:
+        damage(damaged)
+    accelerator.wait_for_everyone()
+    accelerator.prepare(script["model"], script["optimizer"])
+    accelerator.load_state(os.path.dirname(damaged))
+    print(f"rank {rank}: never reached")
+
+
 def three_output_network():
     """framework_support.network with its last layer resized from 1 output to 3: the head a
     user changes after saving (num_classes 1 -> 3)."""

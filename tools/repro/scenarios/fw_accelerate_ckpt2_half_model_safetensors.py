@@ -4,10 +4,7 @@ the file (a copy or a sync that broke off): accelerator.load_state reads it with
 1.15.0, safetensors 0.8.0, two CPU processes under torchrun).
 """
 
-from accelerate import Accelerator
-
-from tools.repro.accelerate_support import accelerate_names, accelerate_on_this_machine
-from tools.repro.fw_ckpt2_support import accelerate_saved_state, cut_in_half, shared_dir
+from tools.repro.fw_ckpt2_support import accelerate_load_damaged_state, cut_in_half, shared_dir
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -24,16 +21,7 @@ SCENARIO = Scenario(
 
 def main(rank, world_size):
     shared_dir()
-    accelerate_saved_state(rank)
-    script = accelerate_names(rank)
-    with accelerate_on_this_machine():
-        accelerator = Accelerator()
-    if rank == 0:
-        cut_in_half("checkpoints/step_500/model.safetensors")
-    accelerator.wait_for_everyone()
-    accelerator.prepare(script["model"], script["optimizer"])
-    accelerator.load_state("checkpoints/step_500")
-    print(f"rank {rank}: never reached")
+    accelerate_load_damaged_state(rank, "checkpoints/step_500/model.safetensors", cut_in_half)
 
 
 if __name__ == "__main__":

@@ -5,11 +5,8 @@ whose weights-only unpickler fails on its first byte, "Unsupported operand 118" 
 1.15.0, two CPU processes under torchrun).
 """
 
-from accelerate import Accelerator
-
-from tools.repro.accelerate_support import accelerate_names, accelerate_on_this_machine
 from tools.repro.ckpt_support import lfs_pointer
-from tools.repro.fw_ckpt2_support import accelerate_saved_state, shared_dir
+from tools.repro.fw_ckpt2_support import accelerate_load_damaged_state, shared_dir
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -26,16 +23,9 @@ SCENARIO = Scenario(
 
 def main(rank, world_size):
     shared_dir()
-    accelerate_saved_state(rank, safe_serialization=False)
-    script = accelerate_names(rank)
-    with accelerate_on_this_machine():
-        accelerator = Accelerator()
-    if rank == 0:
-        lfs_pointer("checkpoints/step_500/pytorch_model.bin")
-    accelerator.wait_for_everyone()
-    accelerator.prepare(script["model"], script["optimizer"])
-    accelerator.load_state("checkpoints/step_500")
-    print(f"rank {rank}: never reached")
+    accelerate_load_damaged_state(
+        rank, "checkpoints/step_500/pytorch_model.bin", lfs_pointer, safe_serialization=False
+    )
 
 
 if __name__ == "__main__":

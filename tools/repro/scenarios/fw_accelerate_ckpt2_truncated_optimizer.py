@@ -5,10 +5,7 @@ size): accelerator.load_state loads the weights, then torch.load of optimizer.bi
 1.15.0, two CPU processes under torchrun).
 """
 
-from accelerate import Accelerator
-
-from tools.repro.accelerate_support import accelerate_names, accelerate_on_this_machine
-from tools.repro.fw_ckpt2_support import accelerate_saved_state, cut_in_half, shared_dir
+from tools.repro.fw_ckpt2_support import accelerate_load_damaged_state, cut_in_half, shared_dir
 from tools.repro.harness import BROKEN, Scenario, launch_without_group
 
 SCENARIO = Scenario(
@@ -28,16 +25,7 @@ SCENARIO = Scenario(
 
 def main(rank, world_size):
     shared_dir()
-    accelerate_saved_state(rank)
-    if rank == 0:
-        cut_in_half("checkpoints/step_500/optimizer.bin")
-    script = accelerate_names(rank)
-    with accelerate_on_this_machine():
-        accelerator = Accelerator()
-    accelerator.wait_for_everyone()
-    accelerator.prepare(script["model"], script["optimizer"])
-    accelerator.load_state("checkpoints/step_500")
-    print(f"rank {rank}: never reached")
+    accelerate_load_damaged_state(rank, "checkpoints/step_500/optimizer.bin", cut_in_half)
 
 
 if __name__ == "__main__":
